@@ -1,0 +1,34 @@
+import { useEffect } from "react";
+import { Toaster as Sonner, toast as showToast } from "sonner";
+import { TOAST_DURATION_MS } from "~/lib/site";
+import { useTheme } from "./theme/theme-provider";
+
+export interface FlashToast {
+  type: "success" | "error" | "info";
+  title: string;
+  description?: string;
+}
+
+/** Spec: one toast at a time, 5000 ms, bottom-right, Alt+T, a close button labelled "Close toast". */
+export function Toaster({ flash }: { flash: FlashToast | null }) {
+  const { theme } = useTheme();
+  useEffect(() => {
+    if (!flash) return;
+    const show = flash.type === "success" ? showToast.success : flash.type === "error" ? showToast.error : showToast;
+    // Deferred a tick so a toast raised while the page hydrates is not lost.
+    const timer = setTimeout(() => show(flash.title, { description: flash.description }), 0);
+    return () => clearTimeout(timer);
+  }, [flash]);
+  return (
+    <Sonner
+      theme={theme}
+      position="bottom-right"
+      visibleToasts={1}
+      duration={TOAST_DURATION_MS}
+      hotkey={["altKey", "KeyT"]}
+      containerAriaLabel="Notifications"
+      closeButton
+      richColors
+    />
+  );
+}

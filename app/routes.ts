@@ -1,0 +1,12 @@
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  index("routes/public/home.tsx"),
+
+  route("api/health", "routes/api/health.ts"),
+  route("api/*", "routes/api/not-found.ts"),
+
+  layout("routes/portal/layout.tsx", [route("dashboard", "routes/portal/dashboard.tsx")]),
+
+  route("*", "routes/public/not-found.tsx"),
+] satisfies RouteConfig;

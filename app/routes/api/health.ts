@@ -1,0 +1,10 @@
+import { checkHealth } from "~/services/health.server";
+import type { Route } from "./+types/health";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const report = await checkHealth(context);
+  return Response.json(report, {
+    status: report.status === "ok" ? 200 : 503,
+    headers: { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" },
+  });
+}

@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { createDb, type Db, type DbKind } from "../../db/index.ts";
+import { migrateToLatest } from "../../db/migrate.ts";
+import { createBlobStore, type BlobStore } from "../../storage/index.ts";
+import type { Config } from "./env.server.ts";
+import { createLogger, type Logger } from "./logger.server.ts";
+import { createMetrics, type Metrics } from "./metrics.server.ts";
+
+/**
+ * Everything a request needs, made once per process by server.ts and handed to every loader
+ * and action through React Router's load context. Nothing in app/ opens its own connections.
+ */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: DbKind;
+  blobs: BlobStore;
+  logger: Logger;
+  metrics: Metrics;
+  startedAt: number;
+  version: string;
+}
+
+declare module "react-router" {
+  interface AppLoadContext extends AppContext {
+    cspNonce: string;
+    requestId: string;
+  }
+}
+
+export interface CreateAppContextOptions {
+  /** Keeps PGlite in memory instead of under DATA_DIR (tests). */
+  inMemoryDb?: boolean;
+  logger?: Logger;
+}
+
+const version: string = JSON.parse(
+  fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).version;
+
+export async function createAppContext(config: Config, options: CreateAppContextOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const handle = await createDb({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: options.inMemoryDb ? undefined : path.join(config.dataDir, "db"),
+    poolMax: config.DATABASE_POOL_MAX,
+  });
+  try {
+    const { applied } = await migrateToLatest(handle.db);
+    if (applied.length) logger.info({ applied }, "database migrated");
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const blobs = createBlobStore(config);
+  const metrics = createMetrics(async () => {
+    const row = await sql<{ total: number | null }>`SELECT sum(used_bytes)::bigint AS total FROM account_usage`.execute(handle.db);
+    return Number(row.rows[0]?.total ?? 0);
+  });
+  return {
+    config,
+    db: handle.db,
+    dbKind: handle.kind,
+    blobs,
+    logger,
+    metrics,
+    startedAt: Date.now(),
+    version,
+    close: () => handle.close(),
+  };
+}

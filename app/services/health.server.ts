@@ -1,0 +1,38 @@
+import { sql } from "kysely";
+import type { AppContext } from "./app-context.server";
+
+export interface HealthReport {
+  status: "ok" | "degraded";
+  db: { ok: boolean; kind: "PGlite" | "PostgreSQL"; latency_ms: number; error?: string };
+  storage: { ok: boolean; kind: "disk" | "s3"; latency_ms: number; error?: string };
+  version: string;
+  uptime_s: number;
+}
+
+async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; latency_ms: number; error?: string }> {
+  const started = performance.now();
+  try {
+    await check();
+    return { ok: true, latency_ms: Math.round(performance.now() - started) };
+  } catch (error) {
+    return {
+      ok: false,
+      latency_ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+export async function checkHealth(ctx: Pick<AppContext, "db" | "dbKind" | "blobs" | "version" | "startedAt">): Promise<HealthReport> {
+  const [db, storage] = await Promise.all([
+    timed(() => sql`SELECT 1`.execute(ctx.db)),
+    timed(() => ctx.blobs.check()),
+  ]);
+  return {
+    status: db.ok && storage.ok ? "ok" : "degraded",
+    db: { ...db, kind: ctx.dbKind === "pglite" ? "PGlite" : "PostgreSQL" },
+    storage: { ...storage, kind: ctx.blobs.kind },
+    version: ctx.version,
+    uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+  };
+}

@@ -1,0 +1,217 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json = ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
+type TextArray = ColumnType<string[], string[] | undefined, string[]>;
+
+export type Role = "user" | "moderator" | "admin";
+export type Tier = "free" | "starter" | "professional" | "business";
+export type ServerStatus = "active" | "inactive" | "maintenance";
+export type TokenPurpose = "email_confirm" | "password_reset";
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string | null;
+  email_verified_at: NullableTimestamp;
+  password_hash: string | null;
+  display_name: string | null;
+  avatar_url: string | null;
+  role: ColumnType<Role, Role | undefined, Role>;
+  created_at: Timestamp;
+  last_sign_in_at: NullableTimestamp;
+}
+
+export interface IdentitiesTable {
+  id: Generated<string>;
+  user_id: string;
+  provider: string;
+  provider_user_id: string;
+  username: string | null;
+  avatar: string | null;
+  email: string | null;
+  created_at: Timestamp;
+}
+
+/** `id` is the SHA-256 of the token in the cookie, so a leaked table cannot be replayed. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  expires_at: Date;
+  created_at: Timestamp;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuthTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  purpose: TokenPurpose;
+  token_hash: string;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface ServersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string | null;
+  endpoint_url: string | null;
+  max_file_size_mb: ColumnType<number, number | undefined, number>;
+  allowed_file_types: TextArray;
+  storage_quota_gb: ColumnType<number, number | undefined, number>;
+  storage_used_bytes: ColumnType<number, number | undefined, number>;
+  status: ColumnType<ServerStatus, ServerStatus | undefined, ServerStatus>;
+  default_public: ColumnType<boolean, boolean | undefined, boolean>;
+  strip_metadata: ColumnType<boolean, boolean | undefined, boolean>;
+  convert_to_webp: ColumnType<boolean, boolean | undefined, boolean>;
+  webhook_secret: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RetentionRulesTable {
+  server_id: string;
+  category: string;
+  days: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  server_id: string;
+  user_id: string;
+  name: string;
+  key_prefix: string;
+  key_hash: string;
+  permissions: TextArray;
+  status: ColumnType<"active" | "revoked", "active" | "revoked" | undefined, "active" | "revoked">;
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface UploadGrantsTable {
+  id: Generated<string>;
+  token_hash: string;
+  server_id: string;
+  api_key_id: string | null;
+  constraints: Json;
+  expires_at: Date;
+  used_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface FilesTable {
+  id: Generated<string>;
+  server_id: string;
+  user_id: string;
+  storage_key: string;
+  filename: string;
+  original_filename: string;
+  category: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  is_public: boolean;
+  player_name: string | null;
+  player_identifier: string | null;
+  metadata: Json;
+  created_at: Timestamp;
+  expires_at: NullableTimestamp;
+  expiry_notified_at: NullableTimestamp;
+}
+
+export interface FileVariantsTable {
+  file_id: string;
+  variant: string;
+  storage_key: string;
+  mime_type: string;
+  size_bytes: number;
+  width: number | null;
+  height: number | null;
+  created_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  user_id: string;
+  tier: ColumnType<Tier, Tier | undefined, Tier>;
+  status: ColumnType<string, string | undefined, string>;
+  stripe_customer_id: string | null;
+  stripe_subscription_id: string | null;
+  current_period_end: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface StorageAddonsTable {
+  id: Generated<string>;
+  user_id: string;
+  gb: number;
+  expires_at: NullableTimestamp;
+  stripe_reference: string | null;
+  created_at: Timestamp;
+}
+
+export interface AccountUsageTable {
+  user_id: string;
+  used_bytes: ColumnType<number, number | undefined, number>;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  user_id: string | null;
+  server_id: string | null;
+  api_key_id: string | null;
+  action: string;
+  ip: string | null;
+  detail: Json;
+  created_at: Timestamp;
+}
+
+export interface UsageDailyTable {
+  server_id: string;
+  day: ColumnType<string, string, string>;
+  uploads: ColumnType<number, number | undefined, number>;
+  upload_bytes: ColumnType<number, number | undefined, number>;
+  downloads: ColumnType<number, number | undefined, number>;
+  download_bytes: ColumnType<number, number | undefined, number>;
+  api_calls: ColumnType<number, number | undefined, number>;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  processed_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  identities: IdentitiesTable;
+  sessions: SessionsTable;
+  auth_tokens: AuthTokensTable;
+  servers: ServersTable;
+  retention_rules: RetentionRulesTable;
+  api_keys: ApiKeysTable;
+  upload_grants: UploadGrantsTable;
+  files: FilesTable;
+  file_variants: FileVariantsTable;
+  subscriptions: SubscriptionsTable;
+  storage_addons: StorageAddonsTable;
+  account_usage: AccountUsageTable;
+  audit_logs: AuditLogsTable;
+  usage_daily: UsageDailyTable;
+  stripe_events: StripeEventsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Server = Selectable<ServersTable>;
+export type ServerUpdate = Updateable<ServersTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type FileRecord = Selectable<FilesTable>;
+export type NewFile = Insertable<FilesTable>;

@@ -1,0 +1,210 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Server as HttpServer } from "node:http";
+import type { Socket } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import type { ServerBuild } from "react-router";
+import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
+import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
+import { redactUrl } from "./app/services/logger.server.ts";
+import { routeLabel } from "./app/services/metrics.server.ts";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+/** Paths that carry files or file bytes: never compressed, never given the page CSP. */
+const FILE_PATHS = /^\/(f|api\/download|api\/media)(\/|$)/;
+
+export interface StartServerOptions {
+  config: Config;
+  inMemoryDb?: boolean;
+  /** Shut down on SIGTERM/SIGINT (the CLI entry point); tests close the server themselves. */
+  handleSignals?: boolean;
+}
+
+export interface StartedServer {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+async function loadBuild(config: Config, app: express.Express): Promise<() => Promise<ServerBuild>> {
+  if (config.NODE_ENV === "development") {
+    const vite = await import("vite");
+    const devServer = await vite.createServer({ server: { middlewareMode: true } });
+    app.use(devServer.middlewares);
+    return () => devServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  }
+  const buildPath = path.resolve("build/server/index.js");
+  const build = (await import(pathToFileURL(buildPath).href)) as ServerBuild;
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  return async () => build;
+}
+
+export function createExpressApp(ctx: AppContext) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", ctx.config.TRUST_PROXY === "false" ? false : ctx.config.TRUST_PROXY);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = (req.get("x-request-id") || "").slice(0, 100) || randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req.path);
+      ctx.metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      ctx.metrics.httpDuration.observe({ method: req.method, route }, seconds);
+      ctx.logger.info(
+        {
+          requestId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+          ip: req.ip,
+        },
+        "request",
+      );
+    });
+    next();
+  });
+
+  app.use((req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+
+  const pageHelmet = helmet({
+    contentSecurityPolicy:
+      ctx.config.NODE_ENV === "development"
+        ? false
+        : {
+            useDefaults: true,
+            directives: {
+              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              "style-src": ["'self'", "'unsafe-inline'"],
+              "img-src": ["'self'", "data:", "blob:", ctx.config.cdnBaseUrl, "https://cdn.discordapp.com"],
+              "media-src": ["'self'", "blob:", ctx.config.cdnBaseUrl],
+              "connect-src": ["'self'", ctx.config.cdnBaseUrl],
+              "form-action": ["'self'", "https:"],
+              "upgrade-insecure-requests": null,
+            },
+          },
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    strictTransportSecurity: ctx.config.appUrl.startsWith("https://"),
+  });
+  app.use((req, res, next) => {
+    if (FILE_PATHS.test(req.path)) {
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Content-Security-Policy", "sandbox");
+      res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
+      next();
+      return;
+    }
+    pageHelmet(req, res, next);
+  });
+
+  app.use(
+    compression({
+      filter: (req, res) => {
+        if (FILE_PATHS.test(req.path)) return false;
+        return COMPRESSIBLE.test(String(res.getHeader("Content-Type") ?? ""));
+      },
+    }),
+  );
+
+  app.get("/metrics", async (_req, res) => {
+    res.setHeader("Content-Type", ctx.metrics.registry.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(await ctx.metrics.registry.metrics());
+  });
+
+  return app;
+}
+
+export async function startServer(options: StartServerOptions): Promise<StartedServer> {
+  const { config } = options;
+  const ctx = await createAppContext(config, { inMemoryDb: options.inMemoryDb });
+  const swept = await ctx.blobs.sweepIncomplete(60_000).catch(() => 0);
+  if (swept) ctx.logger.info({ swept }, "removed leftovers of interrupted uploads");
+
+  const app = createExpressApp(ctx);
+  const getBuild = await loadBuild(config, app);
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: getBuild,
+      mode: config.NODE_ENV === "development" ? "development" : "production",
+      getLoadContext: (_req, res) => ({
+        ...ctx,
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+      }),
+    }),
+  );
+
+  const sockets = new Set<Socket>();
+  const server: HttpServer = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const host = config.HOST === "0.0.0.0" || config.HOST === "::" ? "localhost" : config.HOST;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, SHUTDOWN_GRACE_MS);
+      await drained;
+      clearTimeout(timer);
+      await ctx.close();
+    })());
+
+  if (options.handleSignals) {
+    for (const signal of ["SIGTERM", "SIGINT"] as const) {
+      process.once(signal, () => {
+        ctx.logger.info({ signal }, "shutting down: no new connections, finishing in-flight requests");
+        close().then(
+          () => process.exit(0),
+          (error) => {
+            ctx.logger.error({ err: error }, "shutdown failed");
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+
+  ctx.logger.info({ url: `http://${host}:${port}`, db: ctx.dbKind, storage: ctx.blobs.kind }, "Stash is listening");
+  return { url: `http://${host}:${port}`, port, ctx, close };
+}
+
+const isEntryPoint = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (isEntryPoint) {
+  try {
+    await startServer({ config: loadConfig(), handleSignals: true });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import {
+  assertValidKey,
+  MeasuringStream,
+  type BlobInfo,
+  type BlobStore,
+  type BlobStream,
+  type ByteRange,
+  type ListedBlob,
+  type PutOptions,
+  type PutResult,
+} from "./blob-store.ts";
+
+const TEMP_DIR = ".tmp";
+
+/** Blobs as files under one root: temp file, fsync, then rename, so readers never see a partial file. */
+export class DiskBlobStore implements BlobStore {
+  readonly kind = "disk" as const;
+  private readonly root: string;
+  private readonly tempRoot: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+    this.tempRoot = path.join(this.root, TEMP_DIR);
+    fs.mkdirSync(this.tempRoot, { recursive: true });
+  }
+
+  localPath(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(this.root, key);
+    // Validation already forbids "..", this is the belt to its braces.
+    if (!full.startsWith(this.root + path.sep) || full.startsWith(this.tempRoot + path.sep)) {
+      throw new Error(`Key escapes the store: ${key}`);
+    }
+    return full;
+  }
+
+  async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
+    const target = this.localPath(key);
+    const temp = path.join(this.tempRoot, `${Date.now()}-${randomBytes(8).toString("hex")}`);
+    const measure = new MeasuringStream(options.maxBytes);
+    try {
+      const source = body instanceof Readable ? body : Readable.from(body);
+      await pipeline(source, measure, fs.createWriteStream(temp, { flags: "wx", mode: 0o640 }));
+      // fsync through a second descriptor: it flushes the file's pages, whichever fd wrote them.
+      const handle = await fsp.open(temp, "r+");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(temp, target);
+      return measure.result();
+    } catch (error) {
+      await fsp.rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<BlobStream | null> {
+    const file = this.localPath(key);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, "r");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+    const stat = await handle.stat();
+    const stream = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    return { size: stat.size, lastModified: stat.mtime, stream };
+  }
+
+  async head(key: string): Promise<BlobInfo | null> {
+    try {
+      const stat = await fsp.stat(this.localPath(key));
+      return { size: stat.size, lastModified: stat.mtime };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.localPath(key), { force: true });
+  }
+
+  async *list(prefix = ""): AsyncIterable<ListedBlob> {
+    const walk = async function* (dir: string, root: string, tempRoot: string): AsyncGenerator<ListedBlob> {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fsp.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (full === tempRoot) continue;
+        if (entry.isDirectory()) {
+          yield* walk(full, root, tempRoot);
+        } else if (entry.isFile()) {
+          const stat = await fsp.stat(full);
+          yield { key: path.relative(root, full).split(path.sep).join("/"), size: stat.size, lastModified: stat.mtime };
+        }
+      }
+    };
+    for await (const blob of walk(this.root, this.root, this.tempRoot)) {
+      if (blob.key.startsWith(prefix)) yield blob;
+    }
+  }
+
+  async check(): Promise<void> {
+    const probe = path.join(this.tempRoot, `health-${randomBytes(6).toString("hex")}`);
+    await fsp.writeFile(probe, "ok");
+    await fsp.rm(probe, { force: true });
+  }
+
+  async sweepIncomplete(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const name of await fsp.readdir(this.tempRoot)) {
+      const full = path.join(this.tempRoot, name);
+      const stat = await fsp.stat(full).catch(() => null);
+      if (stat && stat.mtimeMs < cutoff) {
+        await fsp.rm(full, { force: true, recursive: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../app/services/env.server.ts";
+import { startServer, type StartedServer } from "../../server.ts";
+import { createTestDatabase } from "./test-db.ts";
+
+export interface TestServer extends StartedServer {
+  dataDir: string;
+  /** fetch relative to the server's base URL. */
+  request(pathname: string, init?: RequestInit): Promise<Response>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real Stash on an ephemeral port: the production build behind the real Express host,
+ * a fresh database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set) and a temp data dir.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-test-"));
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    NODE_ENV: "test",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    APP_URL: base,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_MAX: "20" } : {}),
+    ...env,
+  });
+  const server = await startServer({ config, inMemoryDb: !database.url });
+  return {
+    ...server,
+    dataDir,
+    request: (pathname, init) => fetch(new URL(pathname, base), init),
+    async close() {
+      await server.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

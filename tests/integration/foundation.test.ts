@@ -1,0 +1,153 @@
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../app/services/env.server.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { usingPostgres } from "../helpers/test-db.ts";
+
+let server: TestServer;
+
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("health", () => {
+  it("reports the database, storage, version and uptime", async () => {
+    const res = await server.request("/api/health");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    const body = await res.json();
+    expect(body).toMatchObject({
+      status: "ok",
+      db: { ok: true, kind: usingPostgres ? "PostgreSQL" : "PGlite" },
+      storage: { ok: true, kind: "disk" },
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
+    expect(body.uptime_s).toBeGreaterThanOrEqual(0);
+  });
+
+  it("answers 503 when storage stops working", async () => {
+    const original = server.ctx.blobs.check;
+    server.ctx.blobs.check = async () => {
+      throw new Error("disk unplugged");
+    };
+    try {
+      const res = await server.request("/api/health");
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body.status).toBe("degraded");
+      expect(body.storage).toMatchObject({ ok: false, error: "disk unplugged" });
+    } finally {
+      server.ctx.blobs.check = original;
+    }
+  });
+});
+
+describe("host", () => {
+  it("server-renders the home page with security headers and a request id", async () => {
+    const res = await server.request("/", { headers: { "Accept-Encoding": "identity" } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("<title>FiveM Media CDN | Stash</title>");
+    expect(res.headers.get("x-request-id")).toMatch(/[0-9a-f-]{36}/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self' 'nonce-");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("keeps the caller's request id", async () => {
+    const res = await server.request("/api/health", { headers: { "X-Request-Id": "trace-abc" } });
+    expect(res.headers.get("x-request-id")).toBe("trace-abc");
+  });
+
+  it("compresses HTML and JSON", async () => {
+    for (const pathname of ["/", "/api/health"]) {
+      const res = await rawGet(`${server.url}${pathname}`, { "Accept-Encoding": "gzip" });
+      expect(res.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(res.body).toString()).toMatch(/<!DOCTYPE html>|"status":"ok"/);
+    }
+  });
+
+  it("never compresses file paths", async () => {
+    const res = await server.request("/f/none/other/x.png", { headers: { "Accept-Encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(res.headers.get("content-security-policy")).toBe("sandbox");
+  });
+
+  it("serves built assets with immutable caching", async () => {
+    const html = await (await server.request("/")).text();
+    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    const res = await server.request(asset!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("shows the 404 page for unknown paths", async () => {
+    const res = await server.request("/no/such/page");
+    expect(res.status).toBe(404);
+    const html = await res.text();
+    expect(html).toContain("Oops! Page not found");
+    expect(html).toContain('href="/"');
+  });
+
+  it("answers unknown API paths with a JSON 404", async () => {
+    const res = await server.request("/api/does-not-exist");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false, code: "not_found" });
+  });
+
+  it("exposes Prometheus metrics with request counts by route", async () => {
+    await server.request("/api/health");
+    const res = await server.request("/metrics");
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toMatch(/stash_http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+/);
+    expect(body).toContain("stash_http_request_duration_seconds_bucket");
+    expect(body).toMatch(/stash_stored_bytes \d+/);
+    expect(body).toContain("stash_upload_bytes_total");
+  });
+});
+
+describe("configuration", () => {
+  it("names the variable and the problem when a value is invalid", () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems.join("\n");
+      }
+      throw new Error("loadConfig accepted an invalid environment");
+    };
+    const basic = problems({ PORT: "eighty", APP_URL: "not a url" });
+    expect(basic).toMatch(/^PORT: .*expected number/m);
+    expect(basic).toMatch(/^APP_URL: /m);
+    expect(problems({ S3_BUCKET: "b" })).toBe("S3_BUCKET: S3_BUCKET needs S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as well");
+    expect(problems({ MAX_UPLOAD_MB: "0" })).toMatch(/^MAX_UPLOAD_MB: /);
+  });
+
+  it("defaults CDN_BASE_URL to APP_URL and the data dir to ./data", () => {
+    const config = loadConfig({ APP_URL: "https://stash.example/" });
+    expect(config.cdnBaseUrl).toBe("https://stash.example");
+    expect(config.dataDir.endsWith("/data")).toBe(true);
+    expect(config.cookieSecure).toBe(true);
+    expect(config.maxUploadBytes).toBe(50 * 1024 * 1024);
+  });
+});
