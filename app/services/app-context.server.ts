@@ -7,6 +7,7 @@ import { createBlobStore, type BlobStore } from "../../storage/index.ts";
 import type { Config } from "./env.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMetrics, type Metrics } from "./metrics.server.ts";
+import { RateLimits } from "./rate-limit.server.ts";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader
@@ -19,6 +20,7 @@ export interface AppContext {
   blobs: BlobStore;
   logger: Logger;
   metrics: Metrics;
+  rateLimits: RateLimits;
   startedAt: number;
   version: string;
 }
@@ -59,6 +61,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     const row = await sql<{ total: number | null }>`SELECT sum(used_bytes)::bigint AS total FROM account_usage`.execute(handle.db);
     return Number(row.rows[0]?.total ?? 0);
   });
+  const rateLimits = new RateLimits(config.REDIS_URL);
   return {
     config,
     db: handle.db,
@@ -66,8 +69,12 @@ export async function createAppContext(config: Config, options: CreateAppContext
     blobs,
     logger,
     metrics,
+    rateLimits,
     startedAt: Date.now(),
     version,
-    close: () => handle.close(),
+    async close() {
+      await rateLimits.close();
+      await handle.close();
+    },
   };
 }

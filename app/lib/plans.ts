@@ -1,0 +1,78 @@
+/** The plans, one source for pricing pages, billing and every quota check. 1 GB = 1024^3 bytes. */
+export const GB = 1024 ** 3;
+
+export const TIERS = ["free", "starter", "professional", "business"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface Plan {
+  tier: Tier;
+  name: string;
+  priceGbp: number;
+  storageGb: number;
+  /** Days a file lives after upload; null keeps files forever. */
+  retentionDays: number | null;
+  overagePerGbGbp: number;
+  mostPopular: boolean;
+  features: string[];
+}
+
+const common = ["Unlimited uploads", "API access", "Global CDN delivery"];
+
+export const PLANS: Record<Tier, Plan> = {
+  free: {
+    tier: "free",
+    name: "Street",
+    priceGbp: 0,
+    storageGb: 5,
+    retentionDays: 30,
+    overagePerGbGbp: 0.25,
+    mostPopular: false,
+    features: ["5GB storage", "30-day file retention", ...common],
+  },
+  starter: {
+    tier: "starter",
+    name: "Hood",
+    priceGbp: 4.99,
+    storageGb: 25,
+    retentionDays: null,
+    overagePerGbGbp: 0.2,
+    mostPopular: false,
+    features: ["25GB storage", "Files kept forever", ...common],
+  },
+  professional: {
+    tier: "professional",
+    name: "Kingpin",
+    priceGbp: 9.99,
+    storageGb: 100,
+    retentionDays: null,
+    overagePerGbGbp: 0.1,
+    mostPopular: true,
+    features: ["100GB storage", "Files kept forever", ...common, "Priority support"],
+  },
+  business: {
+    tier: "business",
+    name: "Boss",
+    priceGbp: 19.99,
+    storageGb: 200,
+    retentionDays: null,
+    overagePerGbGbp: 0.1,
+    mostPopular: false,
+    features: ["200GB storage", "Files kept forever", ...common, "Priority support"],
+  },
+};
+
+export const PLAN_LIST: Plan[] = TIERS.map((tier) => PLANS[tier]);
+export const FREE_STORAGE_GB = PLANS.free.storageGb;
+
+/** Storage add-on purchase limits (GB). */
+export const ADDON_MIN_GB = 1;
+export const ADDON_MAX_GB = 1000;
+export const ADDON_DEFAULT_GB = 10;
+
+export function isTier(value: unknown): value is Tier {
+  return typeof value === "string" && (TIERS as readonly string[]).includes(value);
+}
+
+export function formatGbp(amount: number): string {
+  return `£${amount.toFixed(2).replace(/\.00$/, "")}`;
+}

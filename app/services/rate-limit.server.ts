@@ -1,0 +1,95 @@
+import { Redis } from "ioredis";
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
+
+export interface LimitRule {
+  /** Requests allowed per window. */
+  points: number;
+  /** Window length in seconds. */
+  duration: number;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets (for Retry-After and RateLimit-Reset). */
+  resetSeconds: number;
+}
+
+/**
+ * Named limiters over one store: memory on a single instance, Redis (shared by every
+ * instance) when REDIS_URL is set. A limiter is made on first use of its name and rule.
+ */
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly redis?: Redis;
+
+  constructor(redisUrl?: string) {
+    if (redisUrl) this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  }
+
+  private limiter(name: string, rule: LimitRule): RateLimiterAbstract {
+    const id = `${name}:${rule.points}:${rule.duration}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const options = { keyPrefix: `stash:rl:${name}`, points: rule.points, duration: rule.duration };
+      limiter = this.redis
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: this.redis,
+            // If Redis is down, limit in memory rather than fail every request.
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
+        : new RateLimiterMemory(options);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  /** Spends `cost` points of `key`'s budget under `name`. */
+  async consume(name: string, key: string, rule: LimitRule, cost = 1): Promise<LimitResult> {
+    try {
+      const res = await this.limiter(name, rule).consume(key, cost);
+      return { allowed: true, limit: rule.points, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return { allowed: false, limit: rule.points, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+    }
+  }
+
+  /** Checks without spending (e.g. before a password check that only failures should cost). */
+  async peek(name: string, key: string, rule: LimitRule): Promise<LimitResult> {
+    const res = await this.limiter(name, rule).get(key);
+    const used = res?.consumedPoints ?? 0;
+    return {
+      allowed: used < rule.points,
+      limit: rule.points,
+      remaining: Math.max(0, rule.points - used),
+      resetSeconds: Math.max(0, Math.ceil((res?.msBeforeNext ?? 0) / 1000)),
+    };
+  }
+
+  async reset(name: string, key: string, rule: LimitRule): Promise<void> {
+    await this.limiter(name, rule).delete(key);
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.quit().catch(() => {});
+  }
+}
+
+/** Standard headers for a limited response (IETF RateLimit fields plus Retry-After when refused). */
+export function rateLimitHeaders(result: LimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    "RateLimit-Limit": String(result.limit),
+    "RateLimit-Remaining": String(result.remaining),
+    "RateLimit-Reset": String(result.resetSeconds),
+  };
+  if (!result.allowed) headers["Retry-After"] = String(result.resetSeconds);
+  return headers;
+}

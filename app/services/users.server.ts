@@ -1,0 +1,69 @@
+import type { Db } from "../../db/index.ts";
+import type { Role, User } from "../../db/schema.ts";
+import { hashPassword } from "./passwords.server.ts";
+
+export class EmailTakenError extends Error {
+  constructor() {
+    super("User already registered");
+    this.name = "EmailTakenError";
+  }
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Spec: display name from sign-up, else the part of the e-mail before @, else "User". */
+export function defaultDisplayName(displayName: string | null | undefined, email: string | null | undefined): string {
+  const trimmed = displayName?.trim();
+  if (trimmed) return trimmed;
+  const local = email?.split("@")[0]?.trim();
+  return local || "User";
+}
+
+export interface CreateUserInput {
+  email: string;
+  password?: string;
+  displayName?: string | null;
+  role?: Role;
+  verified?: boolean;
+}
+
+export async function createUser(db: Db, input: CreateUserInput): Promise<User> {
+  const email = normaliseEmail(input.email);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
+    if (existing) throw new EmailTakenError();
+    const user = await trx
+      .insertInto("users")
+      .values({
+        email,
+        password_hash: passwordHash,
+        display_name: defaultDisplayName(input.displayName, email),
+        role: input.role ?? "user",
+        email_verified_at: input.verified ? new Date() : null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+      .catch((error: { code?: string }) => {
+        if (error.code === "23505") throw new EmailTakenError();
+        throw error;
+      });
+    await trx.insertInto("account_usage").values({ user_id: user.id }).execute();
+    await trx.insertInto("subscriptions").values({ user_id: user.id }).execute();
+    return user;
+  });
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<User | undefined> {
+  return db
+    .selectFrom("users")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", normaliseEmail(email)))
+    .executeTakeFirst();
+}
+
+export function findUserById(db: Db, id: string): Promise<User | undefined> {
+  return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+}
