@@ -1,0 +1,7 @@
+import type { Command } from "../command.ts";
+import { planSet } from "./plans.ts";
+import { serverCreate } from "./servers.ts";
+import { userCreate, userList, userRole } from "./users.ts";
+
+/** Every CLI command; add new ones here. */
+export const commands: Command[] = [userCreate, userRole, userList, serverCreate, planSet];

@@ -1,0 +1,112 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/index.ts";
+import { createTestDatabase } from "../helpers/test-db.ts";
+
+const run = promisify(execFile);
+
+let dataDir: string;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+
+async function cli(...args: string[]) {
+  return cliWith({ DATA_DIR: dataDir, DATABASE_URL: database.url ?? "" }, ...args);
+}
+
+async function cliWith(overrides: Record<string, string>, ...args: string[]) {
+  const env = { ...process.env, LOG_LEVEL: "silent", NODE_ENV: "test", ...overrides };
+  try {
+    const { stdout, stderr } = await run("npx", ["tsx", "cli/index.ts", ...args], { env });
+    return { code: 0, stdout: stdout.trim(), stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout.trim(), stderr: e.stderr };
+  }
+}
+
+async function openDb(): Promise<DbHandle> {
+  return createDb({ databaseUrl: database.url, pgliteDir: path.join(dataDir, "db") });
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-cli-"));
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("operator CLI", () => {
+  it("creates a user, a server for them and sets their plan", async () => {
+    const user = await cli("user:create", "--email", "Owner@Example.com", "--password", "hunter22", "--role", "admin", "--verified", "--json");
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toMatchObject({ email: "owner@example.com", role: "admin", verified: true, display_name: "owner" });
+
+    const server = await cli("server:create", "--owner", "owner@example.com", "--name", "Los Santos RP", "--private");
+    expect(server.code).toBe(0);
+    expect(server.stdout).toMatch(/^[0-9a-z]{12}$/);
+
+    const plan = await cli("plan:set", "--email", "owner@example.com", "--tier", "professional", "--json");
+    expect(JSON.parse(plan.stdout)).toEqual({ email: "owner@example.com", tier: "professional", storage_quota_gb: 100 });
+
+    const db = await openDb();
+    try {
+      const row = await db.db.selectFrom("servers").innerJoin("users", "users.id", "servers.user_id")
+        .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", server.stdout).executeTakeFirstOrThrow();
+      expect(row).toEqual({ name: "Los Santos RP", default_public: false, email: "owner@example.com" });
+      const sub = await db.db.selectFrom("subscriptions").select("tier").executeTakeFirstOrThrow();
+      expect(sub.tier).toBe("professional");
+    } finally {
+      await db.close();
+    }
+
+    const list = await cli("user:list", "--json");
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ email: "owner@example.com", role: "admin", tier: "professional", used_bytes: 0 })]);
+  });
+
+  it("prints usage and exits non-zero on bad arguments, changing nothing", async () => {
+    const missing = await cli("user:create", "--email", "a@b.co");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("Missing --password");
+    expect(missing.stderr).toContain("Usage: npm run cli -- user:create");
+
+    const badRole = await cli("user:role", "--email", "owner@example.com", "--role", "boss");
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain("--role must be one of user, moderator, admin");
+
+    const unknown = await cli("frobnicate");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown command: frobnicate");
+
+    const badFlag = await cli("user:list", "--colour");
+    expect(badFlag.code).toBe(2);
+
+    const duplicate = await cli("user:create", "--email", "OWNER@example.com", "--password", "hunter22");
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain("already exists");
+
+    const noOwner = await cli("server:create", "--owner", "nobody@example.com", "--name", "X");
+    expect(noOwner.code).toBe(2);
+
+    const list = await cli("user:list", "--json");
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+  });
+
+  it("refuses, clearly, to open an embedded database a running server holds", async () => {
+    const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-cli-held-"));
+    const held = await createDb({ pgliteDir: path.join(embeddedDir, "db") });
+    try {
+      const result = await cliWith({ DATA_DIR: embeddedDir, DATABASE_URL: "" }, "user:list");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/in use by another Stash process \(pid \d+\)/);
+    } finally {
+      await held.close();
+      fs.rmSync(embeddedDir, { recursive: true, force: true });
+    }
+  });
+});
