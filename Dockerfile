@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1.7
+# Stash: multi-stage build. The runtime image holds production dependencies, the built app and
+# ffmpeg (video posters and durations); it runs as an unprivileged user with /app/data as a volume.
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npx react-router build
+
+FROM node:20-bookworm-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm install --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ffmpeg tini curl \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin stash
+WORKDIR /app
+ENV NODE_ENV=production \
+    PORT=3000 \
+    DATA_DIR=/app/data
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/build ./build
+COPY package.json server.ts tsconfig.json ./
+COPY app ./app
+COPY db ./db
+COPY storage ./storage
+COPY cli ./cli
+COPY public ./public
+RUN mkdir -p /app/data && chown -R stash:stash /app/data
+USER stash
+VOLUME ["/app/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
+  CMD curl -fsS http://127.0.0.1:3000/api/health || exit 1
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "tsx", "server.ts"]
