@@ -8,7 +8,9 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
 import type { ServerBuild } from "react-router";
+import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
+import { DownloadCounter } from "./app/services/download-usage.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
@@ -29,6 +31,8 @@ export interface StartedServer {
   url: string;
   port: number;
   ctx: AppContext;
+  /** Writes the download counters gathered in memory to usage_daily now. */
+  flushUsage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,7 @@ async function loadBuild(config: Config, app: express.Express): Promise<() => Pr
   return async () => build;
 }
 
-export function createExpressApp(ctx: AppContext) {
+export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.TRUST_PROXY === "false" ? false : ctx.config.TRUST_PROXY);
@@ -121,6 +125,12 @@ export function createExpressApp(ctx: AppContext) {
     }),
   );
 
+  const filePath = createFilePathHandler({ ctx, downloads, canReadPrivate: async () => false });
+  app.all("/f/:serverId/:category/:filename", filePath);
+  app.all("/f/{*rest}", (_req, res) => {
+    res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });
+  });
+
   app.get("/metrics", async (_req, res) => {
     res.setHeader("Content-Type", ctx.metrics.registry.contentType);
     res.setHeader("Cache-Control", "no-store");
@@ -136,7 +146,8 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const swept = await ctx.blobs.sweepIncomplete(60_000).catch(() => 0);
   if (swept) ctx.logger.info({ swept }, "removed leftovers of interrupted uploads");
 
-  const app = createExpressApp(ctx);
+  const downloads = new DownloadCounter(ctx.db, ctx.logger);
+  const app = createExpressApp(ctx, downloads);
   const getBuild = await loadBuild(config, app);
   app.all(
     "/{*splat}",
@@ -168,11 +179,15 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
     (closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // Keep-alive connections become idle as their last response ends; close each as it does.
+      const reaper = setInterval(() => server.closeIdleConnections(), 100);
       const timer = setTimeout(() => {
         for (const socket of sockets) socket.destroy();
       }, SHUTDOWN_GRACE_MS);
       await drained;
+      clearInterval(reaper);
       clearTimeout(timer);
+      await downloads.close();
       await ctx.close();
     })());
 
@@ -192,7 +207,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   }
 
   ctx.logger.info({ url: `http://${host}:${port}`, db: ctx.dbKind, storage: ctx.blobs.kind }, "Stash is listening");
-  return { url: `http://${host}:${port}`, port, ctx, close };
+  return { url: `http://${host}:${port}`, port, ctx, flushUsage: () => downloads.flush(), close };
 }
 
 const isEntryPoint = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;

@@ -63,6 +63,9 @@ const envSchema = z
     MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(10_000).default(50),
     MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
     ACCEL_REDIRECT_PREFIX: optionalString,
+    MAX_IMAGE_FRAMES: z.coerce.number().int().min(1).default(500),
+    FFMPEG_PATH: z.string().trim().min(1).default("ffmpeg"),
+    FFPROBE_PATH: z.string().trim().min(1).default("ffprobe"),
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

@@ -1,0 +1,102 @@
+import { LRUCache } from "lru-cache";
+import type { Db } from "../../db/index.ts";
+import type { FileRecord } from "../../db/schema.ts";
+
+/** What serving needs of a file row; small enough to keep tens of thousands in memory. */
+export type ServedFileRecord = Pick<
+  FileRecord,
+  | "id"
+  | "server_id"
+  | "user_id"
+  | "storage_key"
+  | "filename"
+  | "original_filename"
+  | "category"
+  | "mime_type"
+  | "size_bytes"
+  | "sha256"
+  | "width"
+  | "height"
+  | "duration_ms"
+  | "is_public"
+  | "created_at"
+  | "expires_at"
+>;
+
+const COLUMNS = [
+  "id",
+  "server_id",
+  "user_id",
+  "storage_key",
+  "filename",
+  "original_filename",
+  "category",
+  "mime_type",
+  "size_bytes",
+  "sha256",
+  "width",
+  "height",
+  "duration_ms",
+  "is_public",
+  "created_at",
+  "expires_at",
+] as const;
+
+/**
+ * Another instance may delete a file; its cached record here dies within this TTL, so a deleted
+ * file stops being served everywhere within seconds without any cross-instance messaging.
+ */
+export const FILE_CACHE_TTL_MS = 5_000;
+const FILE_CACHE_MAX = 50_000;
+
+// One cache per database handle: tests run several servers (each with its own db) in one process.
+const caches = new WeakMap<Db, LRUCache<string, ServedFileRecord>>();
+
+function cacheFor(db: Db): LRUCache<string, ServedFileRecord> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: FILE_CACHE_MAX, ttl: FILE_CACHE_TTL_MS, ttlAutopurge: false });
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+const pathKey = (serverId: string, category: string, filename: string) => `${serverId}/${category}/${filename}`;
+
+function isLive(record: ServedFileRecord, now = Date.now()): boolean {
+  return !record.expires_at || new Date(record.expires_at).getTime() > now;
+}
+
+/** The live file at /f/{server}/{category}/{filename}, from memory when seen in the last seconds. */
+export async function findFileByPath(
+  db: Db,
+  serverId: string,
+  category: string,
+  filename: string,
+): Promise<ServedFileRecord | undefined> {
+  const cache = cacheFor(db);
+  const key = pathKey(serverId, category, filename);
+  const cached = cache.get(key);
+  if (cached) return isLive(cached) ? cached : undefined;
+  const row = await db
+    .selectFrom("files")
+    .select(COLUMNS)
+    .where("server_id", "=", serverId)
+    .where("category", "=", category)
+    .where("filename", "=", filename)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  cache.set(key, row);
+  return isLive(row) ? row : undefined;
+}
+
+export async function findFileById(db: Db, id: string): Promise<ServedFileRecord | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row && isLive(row) ? row : undefined;
+}
+
+/** Call after deleting or changing a file so this instance stops serving it at once. */
+export function invalidateCachedFile(db: Db, file: Pick<FileRecord, "server_id" | "category" | "filename">): void {
+  cacheFor(db).delete(pathKey(file.server_id, file.category, file.filename));
+}

@@ -1,0 +1,172 @@
+import sharp, { type FitEnum, type Metadata, type Sharp } from "sharp";
+import { withImageSlot } from "./image-slots.server.ts";
+
+/** A refused image: the status and code go straight into the API's error body. */
+export class MediaError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "MediaError";
+  }
+}
+
+export interface ImageLimits {
+  maxPixels: number;
+  maxFrames: number;
+}
+
+/** A file path (disk store) or the bytes (S3). */
+export type ImageSource = string | Buffer;
+
+export interface ImageInfo {
+  format: string;
+  width: number;
+  height: number;
+  frames: number;
+  /** EXIF, XMP or IPTC present, or an orientation that must be applied before stripping. */
+  hasMetadata: boolean;
+}
+
+export type OutputFormat = "webp" | "avif" | "jpeg" | "png";
+export type Fit = "cover" | "contain" | "inside";
+
+export interface EncodeOptions {
+  width?: number;
+  height?: number;
+  fit?: Fit;
+  format: OutputFormat;
+  quality: number;
+}
+
+export interface EncodedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  mimeType: string;
+}
+
+export const MIME_BY_FORMAT: Record<OutputFormat, string> = {
+  webp: "image/webp",
+  avif: "image/avif",
+  jpeg: "image/jpeg",
+  png: "image/png",
+};
+
+/** Raster types we decode. SVG is absent on purpose: untrusted SVG is never rasterised. */
+const RASTER_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/gif", "image/avif", "image/tiff", "image/bmp"]);
+
+export function isRasterImage(mimeType: string): boolean {
+  return RASTER_TYPES.has(mimeType.toLowerCase());
+}
+
+const megapixels = (pixels: number) => Math.round(pixels / 100_000) / 10;
+
+/**
+ * Reads the header only (no pixel decode), so a decompression bomb is refused in milliseconds
+ * and without allocating its pixels.
+ */
+export async function inspectImage(source: ImageSource, limits: ImageLimits): Promise<ImageInfo> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(source, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new MediaError(415, "invalid_image", "The file is not a readable image");
+  }
+  if (meta.format === "svg") {
+    throw new MediaError(415, "invalid_image", "SVG images are stored as files and never rendered");
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (!width || !height) throw new MediaError(415, "invalid_image", "The file is not a readable image");
+  const pixels = width * height;
+  if (pixels > limits.maxPixels) {
+    throw new MediaError(
+      413,
+      "image_too_large",
+      `Image of ${width}×${height} pixels (${megapixels(pixels)} MP) exceeds the limit of ${megapixels(limits.maxPixels)} MP`,
+      { width, height, max_pixels: limits.maxPixels },
+    );
+  }
+  const frames = meta.pages ?? 1;
+  if (frames > limits.maxFrames) {
+    throw new MediaError(413, "too_many_frames", `Animated image has ${frames} frames; the limit is ${limits.maxFrames}`, {
+      frames,
+      max_frames: limits.maxFrames,
+    });
+  }
+  const orientation = meta.orientation ?? 1;
+  return {
+    format: meta.format ?? "unknown",
+    // Displayed size: EXIF orientations 5–8 swap the axes.
+    width: orientation >= 5 ? height : width,
+    height: orientation >= 5 ? width : height,
+    frames,
+    hasMetadata: Boolean(meta.exif || meta.xmp || meta.iptc) || orientation !== 1,
+  };
+}
+
+function encoder(pipeline: Sharp, format: OutputFormat, quality: number): Sharp {
+  switch (format) {
+    case "webp":
+      return pipeline.webp({ quality, effort: 4, smartSubsample: true });
+    case "avif":
+      return pipeline.avif({ quality, effort: 2 });
+    case "jpeg":
+      return pipeline.jpeg({ quality, mozjpeg: false, progressive: true });
+    case "png":
+      return pipeline.png({ compressionLevel: 6, adaptiveFiltering: true });
+  }
+}
+
+function decodeFailure(error: unknown): MediaError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(message)) {
+    return new MediaError(413, "image_too_large", "Image exceeds the pixel limit");
+  }
+  return new MediaError(400, "image_corrupt", "The image data is truncated or corrupt");
+}
+
+/**
+ * Decodes the first frame, applies the EXIF orientation, resizes and encodes. Output carries
+ * no metadata at all (sharp writes none unless asked), so derivatives never leak EXIF or GPS.
+ */
+export function encodeImage(source: ImageSource, options: EncodeOptions, limits: ImageLimits): Promise<EncodedImage> {
+  return withImageSlot(async () => {
+    try {
+      let pipeline = sharp(source, { limitInputPixels: limits.maxPixels, failOn: "error", pages: 1 }).autoOrient();
+      if (options.width || options.height) {
+        pipeline = pipeline.resize({
+          width: options.width,
+          height: options.height,
+          fit: (options.fit ?? "inside") as keyof FitEnum,
+          withoutEnlargement: true,
+          background: { r: 0, g: 0, b: 0, alpha: 0 },
+        });
+      }
+      const { data, info } = await encoder(pipeline, options.format, options.quality).toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height, mimeType: MIME_BY_FORMAT[options.format] };
+    } catch (error) {
+      throw decodeFailure(error);
+    }
+  });
+}
+
+/**
+ * The original re-encoded in its own format without metadata (orientation applied first).
+ * PNG stays lossless; JPEG and WebP are re-encoded at a high quality.
+ */
+export function stripImageMetadata(source: ImageSource, format: string, limits: ImageLimits): Promise<EncodedImage | null> {
+  const targets: Record<string, { format: OutputFormat; quality: number }> = {
+    jpeg: { format: "jpeg", quality: 92 },
+    png: { format: "png", quality: 100 },
+    webp: { format: "webp", quality: 90 },
+    avif: { format: "avif", quality: 70 },
+  };
+  const target = targets[format];
+  if (!target) return Promise.resolve(null);
+  return encodeImage(source, { format: target.format, quality: target.quality }, limits);
+}

@@ -1,0 +1,14 @@
+import { buffer } from "node:stream/consumers";
+import type { BlobStore } from "../../../storage/blob-store.ts";
+import { MediaError, type ImageSource } from "./images.server.ts";
+
+/**
+ * Input for sharp or ffmpeg: the file itself on the disk store (no copy), the bytes from S3.
+ * Uploads are capped by MAX_UPLOAD_MB, which bounds the buffer.
+ */
+export async function readSource(blobs: BlobStore, key: string): Promise<ImageSource> {
+  if (blobs.localPath) return blobs.localPath(key);
+  const blob = await blobs.get(key);
+  if (!blob) throw new MediaError(400, "file_missing", "The stored file could not be read");
+  return buffer(blob.stream);
+}
