@@ -10,6 +10,7 @@ import helmet from "helmet";
 import type { ServerBuild } from "react-router";
 import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
+import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
 import { DownloadCounter } from "./app/services/download-usage.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
@@ -77,6 +78,15 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
         "request",
       );
     });
+    next();
+  });
+
+  app.use((req, res, next) => {
+    if (!CORS_PATHS.test(req.path)) return next();
+    if (applyCors(req, res)) return;
+    // React Router appends response headers; a route's own CORS header would make "*, *", which browsers refuse.
+    const append = res.append.bind(res);
+    res.append = (field, value) => (/^access-control-/i.test(field) && res.hasHeader(field) ? res : append(field, value));
     next();
   });
 
@@ -154,10 +164,11 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
     createRequestHandler({
       build: getBuild,
       mode: config.NODE_ENV === "development" ? "development" : "production",
-      getLoadContext: (_req, res) => ({
+      getLoadContext: (req, res) => ({
         ...ctx,
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
       }),
     }),
   );

@@ -4,6 +4,8 @@ export default [
   index("routes/public/home.tsx"),
 
   route("api/health", "routes/api/health.ts"),
+  route("api/search", "routes/api/search.ts"),
+  route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   layout("routes/portal/layout.tsx", [route("dashboard", "routes/portal/dashboard.tsx")]),

@@ -29,6 +29,8 @@ declare module "react-router" {
   interface AppLoadContext extends AppContext {
     cspNonce: string;
     requestId: string;
+    /** The caller's address (honours TRUST_PROXY), for rate limits and audit rows. */
+    clientIp: string;
   }
 }
 

@@ -5,6 +5,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const report = await checkHealth(context);
   return Response.json(report, {
     status: report.status === "ok" ? 200 : 503,
-    headers: { "Cache-Control": "no-store", "Access-Control-Allow-Origin": "*" },
+    headers: { "Cache-Control": "no-store" },
   });
 }

@@ -1,0 +1,89 @@
+/**
+ * The JSON envelopes of the script API (DESIGN.md "Script API"). Game scripts read different
+ * fields (`error == true`, `status == "error"`, `success`), so every body carries all of them.
+ */
+
+export type ApiErrorCode =
+  | "invalid_request"
+  | "missing_file"
+  | "invalid_metadata"
+  | "missing_api_key"
+  | "invalid_api_key"
+  | "api_key_expired"
+  | "permission_denied"
+  | "server_mismatch"
+  | "server_inactive"
+  | "invalid_upload_url"
+  | "not_found"
+  | "method_not_allowed"
+  | "file_too_large"
+  | "quota_exceeded"
+  | "unsupported_file_type"
+  | "rate_limited"
+  | "internal_error";
+
+export interface ApiErrorBody {
+  success: false;
+  status: "error";
+  error: string;
+  message: string;
+  code: ApiErrorCode;
+  [detail: string]: unknown;
+}
+
+/** An error a route turns into its JSON answer; services throw it so the status travels with the message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function errorBody(code: ApiErrorCode, message: string, details: Record<string, unknown> = {}): ApiErrorBody {
+  return { success: false, status: "error", error: message, message, code, ...details };
+}
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function apiErrorResponse(error: ApiError): Response {
+  return Response.json(errorBody(error.code, error.message, error.details), {
+    status: error.status,
+    headers: { ...NO_STORE, ...error.headers },
+  });
+}
+
+export function apiError(
+  status: number,
+  code: ApiErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  return apiErrorResponse(new ApiError(status, code, message, details, headers));
+}
+
+/** A success answer: `success`, `status` and `error` first, then the route's own fields. */
+export function apiSuccess(body: Record<string, unknown>, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return Response.json(
+    { success: true, status: "ok", error: false, ...body },
+    { status: init.status ?? 200, headers: { ...NO_STORE, ...init.headers } },
+  );
+}
+
+export function fileTooLarge(maxBytes: number, receivedBytes: number): ApiError {
+  const maxMb = maxBytes / (1024 * 1024);
+  return new ApiError(413, "file_too_large", `File size exceeds maximum allowed size of ${formatMb(maxMb)}MB`, {
+    max_size_mb: maxMb,
+    file_size_mb: Math.round((receivedBytes / (1024 * 1024)) * 100) / 100,
+  });
+}
+
+function formatMb(mb: number): string {
+  return Number.isInteger(mb) ? String(mb) : mb.toFixed(2);
+}

@@ -1,0 +1,438 @@
+/**
+ * The OpenAPI 3.1 description of the script API, served at /api/openapi.json. Tests validate
+ * every answer they get against it, so it stays true.
+ */
+
+type Schema = Record<string, unknown>;
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (type: string): Schema => ({ type: [type, "null"] });
+
+const errorCodes = [
+  "invalid_request",
+  "missing_file",
+  "invalid_metadata",
+  "missing_api_key",
+  "invalid_api_key",
+  "api_key_expired",
+  "permission_denied",
+  "server_mismatch",
+  "server_inactive",
+  "invalid_upload_url",
+  "not_found",
+  "method_not_allowed",
+  "file_too_large",
+  "quota_exceeded",
+  "unsupported_file_type",
+  "rate_limited",
+  "internal_error",
+];
+
+const schemas: Record<string, Schema> = {
+  Error: {
+    type: "object",
+    required: ["success", "status", "error", "message", "code"],
+    properties: {
+      success: { const: false },
+      status: { const: "error" },
+      error: { type: "string", description: "Human-readable message (scripts print it)" },
+      message: { type: "string" },
+      code: { enum: errorCodes },
+      max_size_mb: { type: "number" },
+      file_size_mb: { type: "number" },
+      retry_after: { type: "integer" },
+      field: { type: "string" },
+      allowed_types: { type: "array", items: { type: "string" } },
+      detected_type: { type: "string" },
+      quota_bytes: { type: "integer" },
+      used_bytes: { type: "integer" },
+      request_id: { type: "string" },
+    },
+  },
+  File: {
+    type: "object",
+    required: [
+      "id",
+      "file_id",
+      "server_id",
+      "filename",
+      "original_filename",
+      "file_size",
+      "mime_type",
+      "category",
+      "is_public",
+      "url",
+      "public_url",
+      "link",
+      "uploaded_at",
+      "metadata",
+    ],
+    properties: {
+      id: { type: "string", format: "uuid" },
+      file_id: { type: "string", format: "uuid" },
+      server_id: { type: "string" },
+      filename: { type: "string", description: "Generated stored name" },
+      original_filename: { type: "string", description: "The client's name, sanitised, for display only" },
+      file_size: { type: "integer" },
+      size: { type: "integer" },
+      mime_type: { type: "string", description: "Detected from the bytes" },
+      category: { type: "string", pattern: "^[a-z0-9_-]{1,40}$" },
+      is_public: { type: "boolean" },
+      url: { type: "string", format: "uri" },
+      public_url: { type: "string", format: "uri" },
+      link: { type: "string", format: "uri" },
+      path: { type: "string", description: "{server_id}/{category}/{filename}, for /api/download?file=" },
+      width: nullable("integer"),
+      height: nullable("integer"),
+      duration_ms: nullable("integer"),
+      sha256: { type: "string" },
+      player_name: nullable("string"),
+      player_identifier: nullable("string"),
+      metadata: { type: "object" },
+      uploaded_at: { type: "string", format: "date-time" },
+      expires_at: nullable("string"),
+    },
+  },
+  UploadSuccess: {
+    description: "The first stored file's fields at the top level, plus every alias known clients read.",
+    allOf: [
+      ref("File"),
+      {
+        type: "object",
+        required: ["success", "status", "error", "data", "attachments", "files"],
+        properties: {
+          success: { const: true },
+          status: { const: "ok" },
+          error: { const: false },
+          data: {
+            type: "object",
+            required: ["id", "url", "link", "public_url", "filename"],
+            properties: {
+              id: { type: "string" },
+              url: { type: "string" },
+              link: { type: "string" },
+              public_url: { type: "string" },
+              filename: { type: "string" },
+            },
+          },
+          attachments: {
+            type: "array",
+            items: { type: "object", required: ["url", "proxy_url"], properties: { url: { type: "string" }, proxy_url: { type: "string" } } },
+          },
+          files: { type: "array", items: ref("File") },
+        },
+      },
+    ],
+  },
+  SearchSuccess: {
+    type: "object",
+    required: ["success", "files", "total", "limit", "offset", "page"],
+    properties: {
+      success: { const: true },
+      status: { const: "ok" },
+      error: { const: false },
+      files: { type: "array", items: ref("File") },
+      total: { type: "integer" },
+      limit: { type: "integer" },
+      offset: { type: "integer" },
+      page: { type: "integer" },
+      has_more: { type: "boolean" },
+    },
+  },
+  FileSuccess: {
+    allOf: [
+      ref("File"),
+      { type: "object", required: ["success", "data"], properties: { success: { const: true }, data: ref("File") } },
+    ],
+  },
+  DeleteSuccess: {
+    type: "object",
+    required: ["success", "deleted", "id"],
+    properties: { success: { const: true }, status: { const: "ok" }, deleted: { const: true }, id: { type: "string" }, freed_bytes: { type: "integer" } },
+  },
+  PresignSuccess: {
+    type: "object",
+    required: ["success", "url", "presignedUrl", "expires_at", "expires_in", "data"],
+    properties: {
+      success: { const: true },
+      url: { type: "string", format: "uri" },
+      presignedUrl: { type: "string", format: "uri" },
+      upload_url: { type: "string", format: "uri" },
+      method: { type: "string" },
+      methods: { type: "array", items: { type: "string" } },
+      field: { type: "string" },
+      expires_in: { type: "integer" },
+      expires_at: { type: "string", format: "date-time" },
+      data: {
+        type: "object",
+        required: ["url", "presignedUrl"],
+        properties: { url: { type: "string" }, presignedUrl: { type: "string" }, expires_at: { type: "string" } },
+      },
+    },
+  },
+  WebhookMessage: {
+    type: "object",
+    description: "A Discord message object, as Discord answers an executed webhook.",
+    required: ["id", "type", "content", "channel_id", "attachments", "embeds", "timestamp"],
+    properties: {
+      id: { type: "string" },
+      type: { type: "integer" },
+      content: { type: "string" },
+      channel_id: { type: "string" },
+      webhook_id: { type: "string" },
+      author: { type: "object" },
+      embeds: { type: "array" },
+      timestamp: { type: "string" },
+      attachments: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["id", "filename", "size", "content_type", "url", "proxy_url", "width", "height"],
+          properties: {
+            id: { type: "string" },
+            filename: { type: "string" },
+            size: { type: "integer" },
+            content_type: { type: "string" },
+            url: { type: "string" },
+            proxy_url: { type: "string" },
+            width: nullable("integer"),
+            height: nullable("integer"),
+          },
+        },
+      },
+    },
+  },
+  Health: { type: "object", required: ["status"], properties: { status: { enum: ["ok", "degraded"] } } },
+};
+
+const json = (schema: Schema, description: string) => ({ description, content: { "application/json": { schema } } });
+const err = (description: string) => json(ref("Error"), description);
+const binary = (description: string) => ({ description, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } });
+
+const keyed = [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }];
+const keyedErrors = {
+  "400": err("Missing or invalid fields"),
+  "401": err("Missing, invalid, revoked or expired API key"),
+  "403": err("The key lacks the permission, belongs to another server, or the server is not active"),
+  "429": err("Rate limited; see Retry-After"),
+  "500": err("Server error"),
+};
+const uploadErrors = {
+  ...keyedErrors,
+  "413": err("File too large (code file_too_large, with max_size_mb and file_size_mb) or over the account's storage quota (code quota_exceeded)"),
+  "415": err("The file's type, detected from its bytes, is not allowed on this server"),
+};
+
+const uploadFields: Schema = {
+  type: "object",
+  description: "Every file part is stored, whatever its field name (file, files[], files[0], file0, image, video, recording, ...).",
+  properties: {
+    file: { type: "string", format: "binary" },
+    server_id: { type: "string", description: "Optional; when sent it must be the key's server" },
+    category: { type: "string", description: "Open set, sanitised to [a-z0-9_-]{1,40}; default other" },
+    is_public: { enum: ["true", "false"], description: "Absent: the server's default" },
+    player_name: { type: "string" },
+    player_identifier: { type: "string" },
+    metadata: { type: "string", description: "A JSON object, at most 16 KB" },
+    filename: { type: "string", description: "Display name; the stored name is generated" },
+  },
+};
+const base64Body: Schema = {
+  type: "object",
+  description: "One of base64, file, data, image: a data URI or bare base64. Other fields as in multipart.",
+  properties: {
+    base64: { type: "string" },
+    file: { type: "string" },
+    data: { type: "string" },
+    image: { type: "string" },
+    filename: { type: "string" },
+    category: { type: "string" },
+    is_public: { type: ["boolean", "string"] },
+    player_name: { type: "string" },
+    player_identifier: { type: "string" },
+    metadata: { type: ["object", "string"] },
+    server_id: { type: "string" },
+  },
+};
+const uploadBody = {
+  required: true,
+  content: {
+    "multipart/form-data": { schema: uploadFields },
+    "application/json": { schema: base64Body },
+    "text/plain": { schema: { type: "string", description: "A data URI (data:image/png;base64,...), for Lua PerformHttpRequest" } },
+    "application/octet-stream": { schema: { type: "string", format: "binary", description: "Raw bytes; name and fields in the query string" } },
+  },
+};
+const upload201 = { "201": json(ref("UploadSuccess"), "Stored; every file of the request is in files[]") };
+
+const searchParams = [
+  ["category", "string", "Exact category"],
+  ["player_name", "string", "Case-insensitive substring"],
+  ["player_identifier", "string", "Exact identifier"],
+  ["filename", "string", "Case-insensitive substring of the stored or original name"],
+  ["from_date", "string", "YYYY-MM-DD or ISO 8601, inclusive"],
+  ["to_date", "string", "YYYY-MM-DD or ISO 8601, inclusive"],
+  ["metadata", "string", "A JSON object the file's metadata must contain"],
+  ["sort", "string", "desc (default, newest first) or asc"],
+  ["limit", "integer", "Default 50 with offset paging, 20 with page paging; max 100"],
+  ["offset", "integer", "Default 0"],
+  ["page", "integer", "1-based; switches to page paging"],
+  ["server_id", "string", "Optional; must be the key's server"],
+].map(([name, type, description]) => ({ name, in: "query", required: false, description, schema: { type } }));
+
+const downloadResponses = {
+  "200": binary("The file, with Content-Type, Content-Length, ETag, Cache-Control and Content-Disposition"),
+  "206": binary("The requested byte range"),
+  "304": { description: "Not modified (If-None-Match)" },
+  "404": err("No such file, or a private file without a key of its server"),
+  "416": err("Range not satisfiable"),
+};
+
+export function buildOpenApiDocument(serverUrl: string, version: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Stash script API",
+      version,
+      description:
+        "Uploads, search and downloads for game-server scripts. Send the API key as x-api-key, Authorization: Bearer <key>, " +
+        "Authorization: <key>, Authorization: Key <key>, or ?apiKey= / ?api_key=. Every answer is JSON (files excepted); errors carry " +
+        "success=false, status=error, error, message and a machine-readable code. CORS is open to any origin.",
+    },
+    servers: [{ url: serverUrl }],
+    components: {
+      schemas,
+      securitySchemes: {
+        ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
+        BearerKey: { type: "http", scheme: "bearer" },
+        ApiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
+      },
+    },
+    paths: {
+      "/api/upload": {
+        post: {
+          summary: "Upload one or more files",
+          security: keyed,
+          parameters: [{ name: "category", in: "query", required: false, schema: { type: "string" } }],
+          requestBody: uploadBody,
+          responses: { ...upload201, ...uploadErrors },
+        },
+      },
+      "/api/upload/base64": {
+        post: {
+          summary: "Upload a base64 or data-URI file in a JSON body",
+          security: keyed,
+          requestBody: { required: true, content: { "application/json": { schema: base64Body } } },
+          responses: { ...upload201, ...uploadErrors },
+        },
+      },
+      "/api/upload/presign": {
+        get: {
+          summary: "Create a single-use upload URL that needs no key",
+          security: keyed,
+          parameters: [
+            { name: "expires_in", in: "query", required: false, description: "Seconds, default 300, max 3600", schema: { type: "integer" } },
+            { name: "category", in: "query", required: false, schema: { type: "string" } },
+            { name: "player_name", in: "query", required: false, schema: { type: "string" } },
+            { name: "player_identifier", in: "query", required: false, schema: { type: "string" } },
+            { name: "max_size_mb", in: "query", required: false, schema: { type: "number" } },
+          ],
+          responses: { "200": json(ref("PresignSuccess"), "The upload URL"), ...keyedErrors },
+        },
+        post: {
+          summary: "Create a single-use upload URL (fields as JSON body or query)",
+          security: keyed,
+          responses: { "200": json(ref("PresignSuccess"), "The upload URL"), ...keyedErrors },
+        },
+      },
+      "/api/upload/presigned/{token}": {
+        post: {
+          summary: "Upload with a presigned URL (multipart), once, with no key",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: uploadBody,
+          responses: { ...upload201, ...uploadErrors, "403": err("The URL was already used or has expired") },
+        },
+        put: {
+          summary: "Upload with a presigned URL (raw bytes), once, with no key",
+          parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+          responses: { ...upload201, ...uploadErrors, "403": err("The URL was already used or has expired") },
+        },
+      },
+      "/api/search": {
+        get: {
+          summary: "Search the key's server's files",
+          security: keyed,
+          parameters: searchParams,
+          responses: { "200": json(ref("SearchSuccess"), "Matching files, newest first by default"), ...keyedErrors },
+        },
+      },
+      "/api/files/{id}": {
+        get: {
+          summary: "A file's metadata",
+          security: keyed,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": json(ref("FileSuccess"), "The file"), ...keyedErrors, "404": err("No such file on the key's server") },
+        },
+        delete: {
+          summary: "Delete a file, its variants and its bytes; frees its quota (key with delete permission)",
+          security: keyed,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": json(ref("DeleteSuccess"), "Deleted"), ...keyedErrors, "404": err("No such file on the key's server") },
+        },
+      },
+      "/api/download": {
+        get: {
+          summary: "Download by path; public files need no key, private files a key of their server",
+          parameters: [{ name: "file", in: "query", required: true, description: "{server_id}/{category}/{filename}", schema: { type: "string" } }],
+          responses: { ...downloadResponses, "400": err("Missing or malformed file parameter") },
+        },
+      },
+      "/api/download/{id}": {
+        get: {
+          summary: "Download by file id; same rules as /api/download",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: downloadResponses,
+        },
+      },
+      "/f/{server_id}/{category}/{filename}": {
+        get: {
+          summary: "The CDN path url/public_url point at: immutable caching, Range, ETag, optional ?w=&h=&format=&q= image transforms",
+          parameters: ["server_id", "category", "filename"].map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+          responses: downloadResponses,
+        },
+      },
+      "/api/webhooks/{server_id}/{secret}": {
+        post: {
+          summary: "Discord-webhook-compatible upload: change a Discord webhook URL to this one",
+          parameters: [
+            { name: "server_id", in: "path", required: true, schema: { type: "string" } },
+            { name: "secret", in: "path", required: true, schema: { type: "string" } },
+            { name: "wait", in: "query", required: false, schema: { type: "boolean" } },
+          ],
+          requestBody: {
+            content: {
+              "multipart/form-data": { schema: { type: "object", description: "files[n], files[], file, file0 ... and optional payload_json" } },
+              "application/json": { schema: { type: "object", description: "content, username, embeds, ..." } },
+            },
+          },
+          responses: {
+            "200": json(ref("WebhookMessage"), "A Discord-shaped message"),
+            "400": err("Nothing to post"),
+            "404": err("Unknown webhook"),
+            "413": err("Too large or over quota"),
+            "415": err("Type not allowed"),
+            "429": err("Rate limited"),
+            "500": err("Server error"),
+          },
+        },
+      },
+      "/api/health": {
+        get: { summary: "Liveness and dependencies", responses: { "200": json(ref("Health"), "Healthy"), "503": json(ref("Health"), "Degraded") } },
+      },
+      "/api/openapi.json": { get: { summary: "This document", responses: { "200": { description: "OpenAPI 3.1 document" } } } },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

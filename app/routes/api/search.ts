@@ -1,0 +1,20 @@
+import { apiSuccess } from "~/lib/api-response";
+import { withApiKey } from "~/services/api-route.server";
+import { parseSearchParams, searchFiles } from "~/services/file-search.server";
+import { toFileView } from "~/services/file-views.server";
+import type { Route } from "./+types/search";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return withApiKey(context, request, { action: "file.search", permission: "read" }, async (caller) => {
+    const query = parseSearchParams(caller.serverId, new URL(request.url).searchParams);
+    const { files, total } = await searchFiles(context.db, query);
+    return apiSuccess({
+      files: files.map((file) => toFileView(context.config.cdnBaseUrl, file)),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      page: query.page,
+      has_more: query.offset + files.length < total,
+    });
+  });
+}

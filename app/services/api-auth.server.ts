@@ -1,0 +1,115 @@
+import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "../lib/api-limits.ts";
+import { ApiError } from "../lib/api-response.ts";
+import { isTier, type Tier } from "../lib/plans.ts";
+import type { AppContext } from "./app-context.server.ts";
+import { findApiKeyBySecret, isWellFormedApiKey, type ApiKeyPermission } from "./api-keys.server.ts";
+import { rateLimitHeaders, type LimitResult } from "./rate-limit.server.ts";
+
+/** Who is calling the script API: one key of one server. */
+export interface ApiCaller {
+  keyId: string;
+  serverId: string;
+  /** The server owner, whose quota uploads use. */
+  userId: string;
+  permissions: ApiKeyPermission[];
+  tier: Tier;
+  serverStatus: string;
+  lastUsedAt: Date | null;
+  /** RateLimit-* headers of the per-server request budget, for the success answer. */
+  rateHeaders: Record<string, string>;
+}
+
+const AUTH_SCHEMES = /^(bearer|key|token|apikey)\s+/i;
+
+/**
+ * The key from wherever clients put it: `x-api-key`, `Authorization: Bearer|Key <key>` or the bare
+ * key, `?apiKey=` / `?api_key=`. Values are trimmed; the first place that has one wins.
+ */
+export function extractApiKey(headers: Headers, query: URLSearchParams): string | null {
+  const header = headers.get("x-api-key")?.trim();
+  if (header) return header;
+  const authorization = headers.get("authorization")?.trim();
+  if (authorization) {
+    const value = authorization.replace(AUTH_SCHEMES, "").trim();
+    if (value) return value;
+  }
+  const fromQuery = (query.get("apiKey") ?? query.get("api_key") ?? query.get("apikey"))?.trim();
+  return fromQuery || null;
+}
+
+export interface AuthenticateOptions {
+  headers: Headers;
+  query: URLSearchParams;
+  ip: string;
+  permission?: ApiKeyPermission;
+  /** A server id the client sent (query, header or body); it must be the key's server. */
+  serverId?: string | null;
+}
+
+function rateLimited(result: LimitResult, message: string): ApiError {
+  return new ApiError(429, "rate_limited", message, { retry_after: result.resetSeconds }, rateLimitHeaders(result));
+}
+
+async function failAttempt(ctx: AppContext, ip: string, error: ApiError): Promise<never> {
+  await ctx.rateLimits.consume("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
+  throw error;
+}
+
+/**
+ * Resolves the caller of a script API request or throws the ApiError to answer with:
+ * 401 for a missing, malformed, unknown, revoked or expired key (each counted against the IP),
+ * 403 for a missing permission or another server's id, 429 over a budget.
+ */
+export async function authenticateApiRequest(ctx: AppContext, options: AuthenticateOptions): Promise<ApiCaller> {
+  const { ip } = options;
+  const failures = await ctx.rateLimits.peek("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
+  if (!failures.allowed) throw rateLimited(failures, "Too many failed API key attempts, try again later");
+
+  const secret = extractApiKey(options.headers, options.query);
+  if (!secret) return failAttempt(ctx, ip, new ApiError(401, "missing_api_key", "API key required"));
+  // Malformed keys never reach the database.
+  if (!isWellFormedApiKey(secret)) return failAttempt(ctx, ip, new ApiError(401, "invalid_api_key", "Invalid API key"));
+
+  const row = await findApiKeyBySecret(ctx.db, secret);
+  if (!row || row.status !== "active") return failAttempt(ctx, ip, new ApiError(401, "invalid_api_key", "Invalid API key"));
+  if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
+    return failAttempt(ctx, ip, new ApiError(401, "api_key_expired", "API key expired"));
+  }
+
+  const claimed = options.serverId?.trim();
+  if (claimed && claimed !== row.server_id) {
+    throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
+  }
+  const permissions = row.permissions.filter((p): p is ApiKeyPermission => ["upload", "read", "delete"].includes(p));
+  if (options.permission && !permissions.includes(options.permission)) {
+    throw new ApiError(403, "permission_denied", `This API key does not have ${options.permission} permission`);
+  }
+
+  const tier = isTier(row.tier) ? row.tier : "free";
+  const budget = await ctx.rateLimits.consume("api-requests", row.server_id, {
+    points: API_RATE_LIMITS[tier].requestsPerMinute,
+    duration: 60,
+  });
+  if (!budget.allowed) throw rateLimited(budget, "Rate limit exceeded, try again later");
+
+  return {
+    keyId: row.id,
+    serverId: row.server_id,
+    userId: row.owner_id,
+    permissions,
+    tier,
+    serverStatus: row.server_status,
+    lastUsedAt: row.last_used_at,
+    rateHeaders: rateLimitHeaders(budget),
+  };
+}
+
+/** Spends `count` of the server's uploads-per-minute budget; throws 429 when it is spent. */
+export async function consumeUploadBudget(ctx: AppContext, serverId: string, tier: Tier, count = 1): Promise<void> {
+  const result = await ctx.rateLimits.consume("api-uploads", serverId, { points: API_RATE_LIMITS[tier].uploadsPerMinute, duration: 60 }, count);
+  if (!result.allowed) throw rateLimited(result, "Upload rate limit exceeded, try again later");
+}
+
+export function requireActiveServer(status: string): void {
+  if (status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+}

@@ -1,0 +1,125 @@
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Db } from "../../db/index.ts";
+import type { Database, FileRecord } from "../../db/schema.ts";
+import { ApiError } from "../lib/api-response.ts";
+
+export const SEARCH_MAX_LIMIT = 100;
+const OFFSET_DEFAULT_LIMIT = 50;
+const PAGE_DEFAULT_LIMIT = 20;
+
+export interface SearchQuery {
+  serverId: string;
+  category?: string;
+  playerName?: string;
+  playerIdentifier?: string;
+  filename?: string;
+  from?: Date;
+  to?: Date;
+  metadata?: Record<string, unknown>;
+  sort: "asc" | "desc";
+  limit: number;
+  offset: number;
+  /** Set when the caller paged with `page`; echoed back. */
+  page: number;
+}
+
+function invalid(field: string, message: string): ApiError {
+  return new ApiError(400, "invalid_request", message, { field });
+}
+
+function integer(params: URLSearchParams, name: string, min: number): number | undefined {
+  const raw = params.get(name)?.trim();
+  if (!raw) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw invalid(name, `${name} must be a whole number of at least ${min}`);
+  return Number(raw);
+}
+
+function date(params: URLSearchParams, name: string, endOfDay: boolean): Date | undefined {
+  const raw = params.get(name)?.trim();
+  if (!raw) return undefined;
+  // A bare date means the whole day: from the start of from_date to the end of to_date.
+  const value = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(`${raw}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`) : new Date(raw);
+  if (Number.isNaN(value.getTime())) throw invalid(name, `${name} must be a date (YYYY-MM-DD or ISO 8601)`);
+  return value;
+}
+
+function text(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name)?.trim();
+  return value ? value.slice(0, 200) : undefined;
+}
+
+/** Reads and validates the query string of GET /api/search; throws a 400 ApiError on bad input. */
+export function parseSearchParams(serverId: string, params: URLSearchParams): SearchQuery {
+  const sortRaw = (params.get("sort") ?? params.get("order") ?? "desc").trim().toLowerCase();
+  if (sortRaw !== "asc" && sortRaw !== "desc") throw invalid("sort", "sort must be asc or desc");
+  let metadata: Record<string, unknown> | undefined;
+  const metadataRaw = params.get("metadata")?.trim();
+  if (metadataRaw) {
+    try {
+      metadata = JSON.parse(metadataRaw);
+    } catch {
+      throw invalid("metadata", "metadata must be a JSON object");
+    }
+    if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) throw invalid("metadata", "metadata must be a JSON object");
+  }
+  const page = integer(params, "page", 1);
+  const requestedLimit = integer(params, "limit", 1);
+  const limit = Math.min(requestedLimit ?? (page ? PAGE_DEFAULT_LIMIT : OFFSET_DEFAULT_LIMIT), SEARCH_MAX_LIMIT);
+  const offset = page ? (page - 1) * limit : (integer(params, "offset", 0) ?? 0);
+  const from = date(params, "from_date", false);
+  const to = date(params, "to_date", true);
+  if (from && to && from > to) throw invalid("from_date", "from_date must not be after to_date");
+  return {
+    serverId,
+    category: text(params, "category"),
+    playerName: text(params, "player_name"),
+    playerIdentifier: text(params, "player_identifier"),
+    filename: text(params, "filename"),
+    from,
+    to,
+    metadata,
+    sort: sortRaw,
+    limit,
+    offset,
+    page: page ?? Math.floor(offset / limit) + 1,
+  };
+}
+
+function likeSubstring(value: string): string {
+  return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Filters in the shapes the indexes of 0001-initial serve: (server_id, …) b-trees, lower() trigram GINs, jsonb_path_ops. */
+function filters(query: SearchQuery) {
+  return (eb: ExpressionBuilder<Database, "files">) => {
+    const conditions = [eb("server_id", "=", query.serverId)];
+    if (query.category) conditions.push(eb("category", "=", query.category.toLowerCase()));
+    if (query.playerIdentifier) conditions.push(eb("player_identifier", "=", query.playerIdentifier));
+    if (query.playerName) conditions.push(eb(sql`lower(player_name)`, "like", likeSubstring(query.playerName)));
+    if (query.filename) {
+      const pattern = likeSubstring(query.filename);
+      conditions.push(eb.or([eb(sql`lower(filename)`, "like", pattern), eb(sql`lower(original_filename)`, "like", pattern)]));
+    }
+    if (query.from) conditions.push(eb("created_at", ">=", query.from));
+    if (query.to) conditions.push(eb("created_at", "<=", query.to));
+    if (query.metadata) conditions.push(eb(sql`metadata`, "@>", sql`${JSON.stringify(query.metadata)}::jsonb`));
+    return eb.and(conditions);
+  };
+}
+
+export async function searchFiles(db: Db, query: SearchQuery): Promise<{ files: FileRecord[]; total: number }> {
+  const where = filters(query);
+  const [files, count] = await Promise.all([
+    db
+      .selectFrom("files")
+      .selectAll()
+      .where(where)
+      .orderBy("created_at", query.sort)
+      .orderBy("id", query.sort)
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute(),
+    db.selectFrom("files").select((eb) => eb.fn.countAll<number>().as("total")).where(where).executeTakeFirstOrThrow(),
+  ]);
+  return { files, total: Number(count.total) };
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import type { AppContext } from "../../app/services/app-context.server.ts";
+import { createApiKey } from "../../app/services/api-keys.server.ts";
+import { createServer, type CreateServerInput } from "../../app/services/servers.server.ts";
+import { createUser } from "../../app/services/users.server.ts";
+
+export interface SeededAccount {
+  userId: string;
+  serverId: string;
+  webhookSecret: string;
+  /** The API key secret. */
+  key: string;
+  keyId: string;
+}
+
+/** A user with one server and one API key, made through the real services. */
+export async function seedAccount(
+  ctx: AppContext,
+  options: { server?: Partial<Omit<CreateServerInput, "userId">>; permissions?: string[]; expiresAt?: Date } = {},
+): Promise<SeededAccount> {
+  const user = await createUser(ctx.db, { email: `owner-${randomBytes(5).toString("hex")}@example.com`, verified: true });
+  const server = await createServer(ctx.db, {
+    name: "Los Santos RP",
+    allowedFileTypes: ["jpg", "jpeg", "png", "gif", "webp", "mp4", "webm", "ogg", "mp3", "pdf"],
+    ...options.server,
+    userId: user.id,
+  });
+  const { key, secret } = await createApiKey(ctx.db, {
+    serverId: server.id,
+    userId: user.id,
+    name: "game server",
+    permissions: options.permissions,
+    expiresAt: options.expiresAt,
+  });
+  return { userId: user.id, serverId: server.id, webhookSecret: server.webhook_secret, key: secret, keyId: key.id };
+}
