@@ -1,0 +1,116 @@
+import { execFile } from "node:child_process";
+
+const TIMEOUT_MS = 20_000;
+
+/** ffmpeg's demuxer per stored type: input format is forced, never guessed from the bytes. */
+const DEMUXERS: Record<string, string> = {
+  "video/mp4": "mp4",
+  "video/webm": "webm",
+  "video/quicktime": "mov",
+  "video/x-matroska": "matroska",
+  "video/x-msvideo": "avi",
+  "video/ogg": "ogg",
+  "audio/mpeg": "mp3",
+  "audio/ogg": "ogg",
+  "audio/opus": "ogg",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/webm": "webm",
+  "audio/mp4": "mp4",
+  "audio/x-m4a": "mp4",
+  "audio/aac": "aac",
+  "audio/flac": "flac",
+  "audio/x-flac": "flac",
+};
+
+export function demuxerFor(mimeType: string): string | undefined {
+  return DEMUXERS[mimeType.toLowerCase()];
+}
+
+export interface MediaTools {
+  ffmpegPath: string;
+  ffprobePath: string;
+}
+
+export interface ProbeResult {
+  durationMs: number | null;
+  width: number | null;
+  height: number | null;
+  hasVideo: boolean;
+}
+
+function run(binary: string, args: string[], maxBuffer = 64 * 1024 * 1024): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      binary,
+      args,
+      { encoding: "buffer", timeout: TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer, windowsHide: true },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+  });
+}
+
+const available = new Map<string, Promise<boolean>>();
+
+/** Whether a binary runs at all; asked once per path and remembered. */
+export function toolAvailable(binary: string): Promise<boolean> {
+  let known = available.get(binary);
+  if (!known) {
+    known = run(binary, ["-version"], 1024 * 1024).then(
+      () => true,
+      () => false,
+    );
+    available.set(binary, known);
+  }
+  return known;
+}
+
+// Only local files may be opened: a crafted playlist or reference cannot make ffmpeg fetch URLs.
+const INPUT_GUARD = ["-protocol_whitelist", "file"];
+
+export async function probeMedia(tools: MediaTools, file: string, mimeType: string): Promise<ProbeResult | null> {
+  const demuxer = demuxerFor(mimeType);
+  if (!demuxer || !(await toolAvailable(tools.ffprobePath))) return null;
+  const out = await run(tools.ffprobePath, [
+    "-v", "error",
+    ...INPUT_GUARD,
+    "-f", demuxer,
+    "-show_entries", "format=duration:stream=codec_type,width,height,duration",
+    "-of", "json",
+    file,
+  ]);
+  const parsed = JSON.parse(out.toString("utf8")) as {
+    format?: { duration?: string };
+    streams?: Array<{ codec_type?: string; width?: number; height?: number; duration?: string }>;
+  };
+  const video = parsed.streams?.find((s) => s.codec_type === "video" && s.width && s.height);
+  const seconds = Number(parsed.format?.duration ?? video?.duration ?? NaN);
+  return {
+    durationMs: Number.isFinite(seconds) ? Math.round(seconds * 1000) : null,
+    width: video?.width ?? null,
+    height: video?.height ?? null,
+    hasVideo: Boolean(video),
+  };
+}
+
+/** One frame as PNG bytes, from a second in (or a third of the way into shorter clips). */
+export async function extractPosterFrame(tools: MediaTools, file: string, mimeType: string, durationMs: number | null): Promise<Buffer | null> {
+  const demuxer = demuxerFor(mimeType);
+  if (!demuxer || !(await toolAvailable(tools.ffmpegPath))) return null;
+  const at = durationMs ? Math.min(1, durationMs / 3000) : 0;
+  const png = await run(tools.ffmpegPath, [
+    "-v", "error",
+    "-nostdin",
+    ...INPUT_GUARD,
+    "-f", demuxer,
+    "-ss", at.toFixed(3),
+    "-i", file,
+    "-frames:v", "1",
+    "-an",
+    "-f", "image2pipe",
+    "-c:v", "png",
+    "pipe:1",
+  ]);
+  return png.length > 0 ? png : null;
+}
