@@ -41,7 +41,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = root?.cspNonce;
   return (
-    <html lang="en" suppressHydrationWarning>
+    // Dark unless the boot script says otherwise: visitors without JavaScript get the brand's dark look.
+    <html lang="en" className="dark" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,7 +1,14 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
-  index("routes/public/home.tsx"),
+  layout("routes/public/layout.tsx", [
+    index("routes/public/home.tsx"),
+    route("fivem-cdn", "routes/public/fivem-cdn.tsx"),
+    route("pricing", "routes/public/pricing.tsx"),
+    route("docs", "routes/public/docs.tsx"),
+  ]),
+  route("sitemap.xml", "routes/public/sitemap.ts"),
+  route("robots.txt", "routes/public/robots.ts"),
 
   route("api/health", "routes/api/health.ts"),
   route("api/search", "routes/api/search.ts"),

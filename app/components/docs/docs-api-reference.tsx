@@ -1,0 +1,199 @@
+import type { Bases } from "~/lib/content/api-examples";
+import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
+import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
+import { UploadResponse } from "./docs-getting-started";
+
+export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb: number }) {
+  return (
+    <>
+      <DocSection id="api-overview" title="API overview">
+        <p>
+          The API lives at <C>{bases.appUrl}/api</C> and files are served from <C>{bases.cdnUrl}/f</C>. Requests and answers are JSON unless noted;
+          every endpoint answers CORS preflights for any origin, so NUI pages (<C>https://cfx-nui-…</C>) can call it. The machine-readable description
+          is at <a href={`${bases.appUrl}/api/openapi.json`} className="text-primary underline underline-offset-4">/api/openapi.json</a>.
+        </p>
+        <Table
+          head={["Method", "Path", "Key", "Purpose"]}
+          rows={[
+            ["POST", <C key="p">/api/upload</C>, "yes", "Upload one or more files (multipart, JSON base64 or data URI)"],
+            ["POST", <C key="p">/api/upload/base64</C>, "yes", "Upload from a JSON body"],
+            ["GET · POST", <C key="p">/api/upload/presign</C>, "yes", "Get a single-use upload URL for a client"],
+            ["GET", <C key="p">/api/search</C>, "yes", "List and filter your server's files"],
+            ["GET · HEAD", <C key="p">/api/download?file=…</C>, "private files", "Download by server/category/filename"],
+            ["GET · HEAD", <C key="p">/api/download/FILE_ID</C>, "private files", "Download by file id"],
+            ["GET · HEAD", <C key="p">/f/SERVER_ID/CATEGORY/FILENAME</C>, "no", "Public CDN link, with image transforms"],
+            ["POST", <C key="p">/api/webhooks/SERVER_ID/SECRET</C>, "in URL", "Discord-compatible webhook"],
+            ["GET", <C key="p">/api/health</C>, "no", "Liveness and readiness"],
+          ]}
+        />
+        <p>
+          Files are limited to {maxUploadMb}MB each (and to your server&apos;s own maximum, if lower). The type is read from the file&apos;s bytes, not
+          its name. Rate limits apply per server; when you hit one the answer is 429 with a <C>Retry-After</C> header in seconds.
+        </p>
+        <Curl name="health" bases={bases} />
+      </DocSection>
+
+      <DocSection id="upload-api" title="Upload API">
+        <p>
+          <C>POST /api/upload</C> with a <C>multipart/form-data</C> body. Every file part is stored, whatever its field name, so a request can carry
+          several files; <C>files</C> in the answer lists them all.
+        </p>
+        <Table
+          head={["Field", "Required", "Description"]}
+          rows={[
+            [<C key="f">file</C>, "yes", "The file. Any field name works: file, files[], image, video, recording…"],
+            [<C key="f">category</C>, "no", "Free text such as phone_photos, police_evidence, screenshots, security_camera. Default other"],
+            [<C key="f">is_public</C>, "no", "\"true\" or \"false\". Default: the server's setting (public for new servers)"],
+            [<C key="f">player_name</C>, "no", "Who took it, for search and the portal"],
+            [<C key="f">player_identifier</C>, "no", "e.g. license:…, for search"],
+            [<C key="f">metadata</C>, "no", "A JSON object as a string, searchable by containment"],
+            [<C key="f">filename</C>, "no", "Display name; defaults to the uploaded file's name"],
+            [<C key="f">server_id</C>, "no", "Must match the key's server when sent"],
+          ]}
+        />
+        <Curl name="firstUpload" bases={bases} />
+        <UploadResponse bases={bases} />
+        <p>Errors carry a machine-readable code and, for size errors, the limits:</p>
+        <Json
+          label="413 Payload Too Large"
+          value={{
+            success: false,
+            status: "error",
+            error: `File size exceeds maximum allowed size of ${maxUploadMb}MB`,
+            message: `File size exceeds maximum allowed size of ${maxUploadMb}MB`,
+            code: "file_too_large",
+            max_size_mb: maxUploadMb,
+            file_size_mb: 61.2,
+          }}
+        />
+      </DocSection>
+
+      <DocSection id="base64-uploads" title="Base64 uploads from Lua">
+        <p>
+          {luaMultipartNote()} Send <C>{"{ data, filename, category, … }"}</C> to <C>/api/upload/base64</C> (or to <C>/api/upload</C> with a JSON content
+          type). <C>data</C> may be a data URI or bare base64; <C>base64</C> and <C>file</C> are accepted as its name too. The other fields are the same as
+          for multipart.
+        </p>
+        <Curl name="base64Json" bases={bases} />
+        <SnippetBlock snippet={luaBase64Upload(bases)} />
+      </DocSection>
+
+      <DocSection id="presigned-uploads" title="Presigned uploads">
+        <p>
+          When a player&apos;s client must upload directly (a phone camera, a NUI page), your server asks for a single-use URL that is valid for a few
+          minutes and hands it to the client. The client uploads with no key at all: <C>PUT</C> the raw bytes, or <C>POST</C> multipart as usual.
+        </p>
+        <Curl name="presign" bases={bases} />
+        <Curl name="presignedPut" bases={bases} />
+        <SnippetBlock snippet={presignServer(bases)} />
+        <SnippetBlock snippet={presignClient()} />
+      </DocSection>
+
+      <DocSection id="search-api" title="Search API">
+        <p>
+          <C>GET /api/search</C> lists your server&apos;s files, newest first. Page with <C>limit</C> and <C>offset</C> (default limit 50) or with{" "}
+          <C>page</C> and <C>limit</C> (default limit 20); the maximum limit is 100.
+        </p>
+        <Table
+          head={["Parameter", "Description"]}
+          rows={[
+            [<C key="q">category</C>, "Exact category"],
+            [<C key="q">player_name</C>, "Exact player name"],
+            [<C key="q">player_identifier</C>, "Exact identifier"],
+            [<C key="q">filename</C>, "Substring of the file name, case-insensitive"],
+            [<C key="q">from_date · to_date</C>, "ISO dates bounding the upload time"],
+            [<C key="q">metadata</C>, "A JSON object the file's metadata must contain"],
+            [<C key="q">sort</C>, "desc (default) or asc by upload time"],
+            [<C key="q">limit · offset · page</C>, "Paging, as above"],
+          ]}
+        />
+        <Curl name="search" bases={bases} />
+        <Json
+          label="200 OK"
+          value={{
+            success: true,
+            files: [
+              {
+                file_id: "5b0e6f0c-…",
+                filename: "7d1c0a5e9b3f4e21.png",
+                original_filename: "photo.png",
+                file_size: 48213,
+                public_url: `${bases.cdnUrl}/f/srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png`,
+                category: "phone_photos",
+                uploaded_at: "2026-11-22T18:04:11.512Z",
+                player_name: "Tony Russo",
+                player_identifier: "license:1a2b3c4d",
+                is_public: true,
+                metadata: { app: "camera", location: "Vespucci Beach" },
+              },
+            ],
+            total: 1,
+            limit: 10,
+            offset: 0,
+          }}
+        />
+      </DocSection>
+
+      <DocSection id="download-api" title="Download API">
+        <p>
+          Download by path (<C>SERVER_ID/CATEGORY/FILENAME</C>, as in the file&apos;s URL) or by id. Public files need no key; private files need a key
+          of their server. Both support <C>HEAD</C>, <C>Range</C> requests and <C>ETag</C> revalidation.
+        </p>
+        <Curl name="downloadByPath" bases={bases} />
+        <Curl name="downloadPrivate" bases={bases} />
+      </DocSection>
+
+      <DocSection id="file-serving" title="File serving path">
+        <p>
+          <C>{bases.cdnUrl}/f/SERVER_ID/CATEGORY/FILENAME</C> is the link in every upload answer (<C>url</C>, <C>public_url</C>, <C>link</C>). File names
+          are generated, so a link never changes and is cached for a year by browsers and CDNs. Only public files are served here.
+        </p>
+        <Curl name="fileHead" bases={bases} />
+      </DocSection>
+
+      <DocSection id="image-transforms" title="Image transforms">
+        <p>Add query parameters to a public image link to get a resized or converted copy, made once and then cached:</p>
+        <Table
+          head={["Parameter", "Values"]}
+          rows={[
+            [<C key="t">w</C>, "Width in pixels"],
+            [<C key="t">h</C>, "Height in pixels"],
+            [<C key="t">fit</C>, "cover, contain, fill, inside or outside (as in sharp); default inside"],
+            [<C key="t">format</C>, "webp, avif, jpeg or png"],
+            [<C key="t">q</C>, "Quality 1–100"],
+          ]}
+        />
+        <Curl name="transform" bases={bases} />
+      </DocSection>
+
+      <DocSection id="response-headers" title="Response headers">
+        <p>What file responses (<C>/f/…</C> and <C>/api/download</C>) carry:</p>
+        <Table
+          head={["Header", "Meaning"]}
+          rows={[
+            [<C key="h">Content-Type</C>, "The type detected from the file's bytes"],
+            [<C key="h">Content-Length</C>, "Size in bytes"],
+            [<C key="h">Cache-Control</C>, "public, long-lived and immutable for public files; private for private files"],
+            [<C key="h">ETag</C>, "For If-None-Match revalidation (304)"],
+            [<C key="h">Accept-Ranges</C>, "bytes: video players can seek"],
+            [<C key="h">Content-Disposition</C>, "The original file name, for downloads"],
+            [<C key="h">X-Content-Type-Options</C>, "nosniff"],
+            [<C key="h">Content-Security-Policy</C>, "sandbox: uploaded content can never run as a page"],
+            [<C key="h">Access-Control-Allow-Origin</C>, "*: usable from NUI pages"],
+          ]}
+        />
+      </DocSection>
+
+      <DocSection id="discord-webhooks" title="Discord webhook migration">
+        <p>
+          Scripts that post screenshots to a Discord webhook work unchanged: replace the webhook URL with your server&apos;s {""}
+          <strong>webhook URL</strong> from its page in the portal. It accepts Discord&apos;s multipart format (<C>payload_json</C> plus <C>files[n]</C>
+          ) and answers like Discord, with <C>attachments[].url</C> and <C>attachments[].proxy_url</C> pointing at your files.
+        </p>
+        <SnippetBlock snippet={discordMigration(bases)} />
+        <Curl name="webhook" bases={bases} />
+        <Callout>The webhook URL contains a secret: treat it like an API key.</Callout>
+      </DocSection>
+    </>
+  );
+}

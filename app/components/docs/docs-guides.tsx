@@ -1,0 +1,109 @@
+import type { Bases } from "~/lib/content/api-examples";
+import { jsUpload, lbPhoneUpload, lbPhoneWhitelist, npwdConfig, presignClient, qbPhoneWebhook, screenshotBasicServer, sharexUploader } from "~/lib/content/script-snippets";
+import { C, Callout, DocSection, SnippetBlock, Table } from "./doc-parts";
+
+export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
+  const cdnHost = new URL(bases.cdnUrl).host;
+  return (
+    <>
+      <DocSection id="integration-guide" title="Integration guide">
+        <p>
+          Three ways in, from least to most work: point a Discord-webhook script at your {appName} webhook URL; configure a script&apos;s custom upload
+          settings with your API URL and key; or call the API yourself from Lua or JavaScript. From a JavaScript resource or any Node tool:
+        </p>
+        <SnippetBlock snippet={jsUpload(bases)} />
+
+        <DocSection id="guide-screenshot-basic" title="screenshot-basic" level={3}>
+          <p>
+            Server side, <C>requestClientScreenshot</C> hands you a data URI to upload as JSON (shown under{" "}
+            <a href="#screenshot-integration" className="text-primary underline underline-offset-4">Screenshot integration</a>). Client side,{" "}
+            <C>requestScreenshotUpload</C> posts multipart to a URL: give it a <a href="#presigned-uploads" className="text-primary underline underline-offset-4">presigned URL</a>{" "}
+            so the key stays on the server.
+          </p>
+          <SnippetBlock snippet={screenshotBasicServer(bases)} />
+          <SnippetBlock snippet={presignClient()} />
+        </DocSection>
+
+        <DocSection id="guide-lb-phone" title="LB Phone" level={3}>
+          <p>
+            Set the upload method for images, videos and audio to <C>Custom</C> in <C>config.lua</C>, then point the custom method at {appName}. LB Phone
+            replaces <C>API_KEY</C> with the key from its server-side API key setting and reads the link from <C>url</C>; errors come back with{" "}
+            <C>success: false</C>.
+          </p>
+          <SnippetBlock snippet={lbPhoneUpload(bases)} />
+          <p>
+            LB Phone only accepts media links from whitelisted domains. Add your file host, <C>{cdnHost}</C>, to its upload domain whitelist or photos
+            upload but never appear:
+          </p>
+          <SnippetBlock snippet={lbPhoneWhitelist(bases)} />
+        </DocSection>
+
+        <DocSection id="guide-npwd" title="NPWD" level={3}>
+          <p>
+            NPWD uploads camera photos from the client with the settings under <C>images</C> in <C>config.json</C>. It reads the link from the path in{" "}
+            <C>returnedDataIndexes</C>; <C>data.url</C> is in every {appName} answer.
+          </p>
+          <SnippetBlock snippet={npwdConfig(bases)} />
+          <Callout tone="warn">
+            These settings reach players&apos; clients. Create a separate key for NPWD so you can revoke it on its own, or switch to presigned uploads.
+          </Callout>
+        </DocSection>
+
+        <DocSection id="guide-qb-phone" title="qb-phone" level={3}>
+          <p>
+            qb-phone posts camera shots to a Discord webhook and reads <C>attachments[1].proxy_url</C> from the answer. Use your {appName} webhook URL
+            instead; nothing else changes.
+          </p>
+          <SnippetBlock snippet={qbPhoneWebhook(bases)} />
+        </DocSection>
+
+        <DocSection id="guide-sharex" title="ShareX" level={3}>
+          <p>
+            For staff screenshots and clips: save this as a <C>.sxcu</C> file, double-click it to add {appName} as a custom uploader, and pick it under
+            Destinations. ShareX copies the returned <C>url</C> to your clipboard.
+          </p>
+          <SnippetBlock snippet={sharexUploader(bases, appName)} />
+        </DocSection>
+      </DocSection>
+
+      <DocSection id="troubleshooting" title="Troubleshooting">
+        <Table
+          head={["Symptom", "Cause and fix"]}
+          rows={[
+            ["401 Invalid API key", "The key is mistyped, revoked or expired, or was sent in a header the script does not set. Check it under API Keys and send it as x-api-key."],
+            ["403 on upload", "The key lacks upload permission, or server_id in the request names another server. Drop server_id: the key already identifies the server."],
+            ["413 File too large", "The file is over the size limit or your storage quota is full. The answer's max_size_mb and file_size_mb say which; buy storage or upgrade on Billing."],
+            ["415 on upload", "The file's type (read from its bytes) is not in the server's allowed file types. Add it on the server page."],
+            ["Photos upload but do not show in the phone", `The phone only shows whitelisted domains: add ${cdnHost} (LB Phone), or the file is private: upload with is_public=true.`],
+            ["Lua upload fails with 400", "PerformHttpRequest cannot send binary multipart. Send JSON with the image as a data URI in data (see Base64 uploads)."],
+            ["Old links stopped working on the free plan", "Street keeps files for 30 days. Paid plans keep them forever."],
+            ["429 Too Many Requests", "Per-server rate limit. Wait the seconds in Retry-After; batch several files into one multipart upload."],
+          ]}
+        />
+      </DocSection>
+
+      <DocSection id="response-codes" title="Response codes">
+        <p>
+          Errors always have the same JSON shape: <C>{'{ "success": false, "status": "error", "error": "…", "message": "…", "code": "…" }'}</C>.
+          Scripts that test <C>error</C> for truth, or <C>success</C> for false, both work.
+        </p>
+        <Table
+          head={["Status", "Meaning"]}
+          rows={[
+            ["200", "Download, search or webhook success"],
+            ["201", "Upload stored"],
+            ["304", "Not modified (ETag matched)"],
+            ["400", "Missing or invalid fields, e.g. no file or malformed metadata JSON"],
+            ["401", "Missing or invalid API key"],
+            ["403", "The key lacks permission, or server_id does not match the key's server"],
+            ["404", "No such file, or a private file requested without its server's key"],
+            ["413", "File too large or storage quota exceeded"],
+            ["415", "File type not allowed on this server"],
+            ["429", "Rate limited; see Retry-After"],
+            ["500", "Server error; retry later"],
+          ]}
+        />
+      </DocSection>
+    </>
+  );
+}
