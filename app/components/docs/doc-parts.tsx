@@ -31,7 +31,7 @@ export function Json({ value, label }: { value: unknown; label: string }) {
 }
 
 export function C({ children }: { children: ReactNode }) {
-  return <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.85em]">{children}</code>;
+  return <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere]">{children}</code>;
 }
 
 export function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {

@@ -21,7 +21,7 @@ set stash_api_key "sk_your_api_key_here"`,
 }
 
 export function luaMultipartNote(): string {
-  return "FiveM's PerformHttpRequest sends text, not binary multipart, so Lua uploads use the JSON form: a data URI (or bare base64) in `data`.";
+  return "FiveM's PerformHttpRequest sends text, not binary multipart, so Lua uploads use the JSON form: a data URI (or bare base64) in the data field.";
 }
 
 export function luaBase64Upload({ appUrl }: Bases): Snippet {

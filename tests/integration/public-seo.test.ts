@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ APP_URL: "https://stash.example.gg/", APP_NAME: "Vault" });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("sitemap, robots and page metadata", () => {
+  it("lists every public page in /sitemap.xml with canonical APP_URL links", async () => {
+    const res = await server.request("/sitemap.xml");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/xml");
+    const xml = await res.text();
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toEqual([
+      "https://stash.example.gg/",
+      "https://stash.example.gg/fivem-cdn",
+      "https://stash.example.gg/pricing",
+      "https://stash.example.gg/docs",
+      "https://stash.example.gg/auth",
+    ]);
+    expect(xml).not.toContain("/dashboard");
+  });
+
+  it("disallows the portal, admin and API in /robots.txt and points at the sitemap", async () => {
+    const res = await server.request("/robots.txt");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    const text = await res.text();
+    for (const path of ["/dashboard", "/servers", "/settings", "/gallery", "/upload", "/storage", "/api-keys", "/billing", "/analytics", "/admin", "/api/"]) {
+      expect(text).toContain(`Disallow: ${path}\n`);
+    }
+    expect(text).not.toMatch(/Disallow: \/(docs|pricing|fivem-cdn)?\n/);
+    expect(text).toContain("Sitemap: https://stash.example.gg/sitemap.xml");
+  });
+
+  it("server-renders title, description, canonical, social tags and nonce'd JSON-LD under the instance's name", async () => {
+    const res = await server.request("/pricing");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("<title>Pricing | Vault</title>");
+    expect(html).toMatch(/<meta name="description" content="[^"]{60,}"/);
+    expect(html).toContain('<link rel="canonical" href="https://stash.example.gg/pricing"/>');
+    expect(html).toContain('<meta property="og:site_name" content="Vault"/>');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>');
+
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    const ld = /<script type="application\/ld\+json" nonce="([^"]+)">(.*?)<\/script>/s.exec(html);
+    expect(ld?.[1]).toBe(nonce);
+    const product = JSON.parse(ld![2]);
+    expect(product["@type"]).toBe("Product");
+    expect(product.offers.map((o: { name: string; price: string }) => `${o.name} ${o.price}`)).toEqual(["Street 0.00", "Hood 4.99", "Kingpin 9.99", "Boss 19.99"]);
+    expect(product.offers.every((o: { priceCurrency: string }) => o.priceCurrency === "GBP")).toBe(true);
+  });
+
+  it("puts the instance's own base URL into every docs example", async () => {
+    const html = await (await server.request("/docs")).text();
+    expect(html).toContain("https://stash.example.gg/api/upload");
+    expect(html).not.toMatch(/localhost|127\.0\.0\.1/);
+  });
+});
