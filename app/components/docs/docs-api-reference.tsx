@@ -1,4 +1,4 @@
-import type { Bases } from "~/lib/content/api-examples";
+import { sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
 import { UploadResponse } from "./docs-getting-started";
@@ -108,30 +108,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           ]}
         />
         <Curl name="search" bases={bases} />
-        <Json
-          label="200 OK"
-          value={{
-            success: true,
-            files: [
-              {
-                file_id: "5b0e6f0c-…",
-                filename: "7d1c0a5e9b3f4e21.png",
-                original_filename: "photo.png",
-                file_size: 48213,
-                public_url: `${bases.cdnUrl}/f/srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png`,
-                category: "phone_photos",
-                uploaded_at: "2026-11-22T18:04:11.512Z",
-                player_name: "Tony Russo",
-                player_identifier: "license:1a2b3c4d",
-                is_public: true,
-                metadata: { app: "camera", location: "Vespucci Beach" },
-              },
-            ],
-            total: 1,
-            limit: 10,
-            offset: 0,
-          }}
-        />
+        <Json label="200 OK" value={sampleSearchResponse(bases.cdnUrl)} />
       </DocSection>
 
       <DocSection id="download-api" title="Download API">
@@ -152,15 +129,18 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
       </DocSection>
 
       <DocSection id="image-transforms" title="Image transforms">
-        <p>Add query parameters to a public image link to get a resized or converted copy, made once and then cached:</p>
+        <p>
+          Add query parameters to a public image link to get a resized or converted copy, made once and then cached. An invalid value is refused
+          with a 400 that says which parameter is wrong. <C>?w=320&amp;format=webp</C> is prepared at upload, so it is as fast as the original.
+        </p>
         <Table
           head={["Parameter", "Values"]}
           rows={[
-            [<C key="t">w</C>, "Width in pixels"],
-            [<C key="t">h</C>, "Height in pixels"],
-            [<C key="t">fit</C>, "cover, contain, fill, inside or outside (as in sharp); default inside"],
-            [<C key="t">format</C>, "webp, avif, jpeg or png"],
-            [<C key="t">q</C>, "Quality 1–100"],
+            [<C key="t">w</C>, "Width in pixels, 1–4096"],
+            [<C key="t">h</C>, "Height in pixels, 1–4096"],
+            [<C key="t">fit</C>, "inside (default: fit within w×h, never crop), cover (fill and crop) or contain (fit and letterbox)"],
+            [<C key="t">format</C>, "webp, avif, jpeg or png; auto picks AVIF or WebP from the browser's Accept header. Default: the original's format"],
+            [<C key="t">q</C>, "Quality 1–100, default 80"],
           ]}
         />
         <Curl name="transform" bases={bases} />
@@ -173,10 +153,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           rows={[
             [<C key="h">Content-Type</C>, "The type detected from the file's bytes"],
             [<C key="h">Content-Length</C>, "Size in bytes"],
-            [<C key="h">Cache-Control</C>, "public, long-lived and immutable for public files; private for private files"],
-            [<C key="h">ETag</C>, "For If-None-Match revalidation (304)"],
+            [<C key="h">Cache-Control</C>, "public, max-age=31536000, immutable for public files; private, no-cache for private files"],
+            [<C key="h">ETag · Last-Modified</C>, "For If-None-Match / If-Modified-Since revalidation (304)"],
             [<C key="h">Accept-Ranges</C>, "bytes: video players can seek"],
-            [<C key="h">Content-Disposition</C>, "The original file name, for downloads"],
+            [<C key="h">Content-Disposition</C>, "inline for images, video and audio, attachment for everything else, with the original file name"],
             [<C key="h">X-Content-Type-Options</C>, "nosniff"],
             [<C key="h">Content-Security-Policy</C>, "sandbox: uploaded content can never run as a page"],
             [<C key="h">Access-Control-Allow-Origin</C>, "*: usable from NUI pages"],

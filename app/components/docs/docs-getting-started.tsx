@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { Bases } from "~/lib/content/api-examples";
+import { sampleUploadResponse, type Bases } from "~/lib/content/api-examples";
 import { luaMultipartNote, screenshotBasicServer, serverCfg } from "~/lib/content/script-snippets";
-import { C, Callout, Curl, DocSection, SnippetBlock } from "./doc-parts";
+import { C, Callout, Curl, DocSection, Json, SnippetBlock } from "./doc-parts";
 
 export function GettingStarted({ bases, appName }: { bases: Bases; appName: string }) {
   return (
@@ -66,29 +66,5 @@ export function GettingStarted({ bases, appName }: { bases: Bases; appName: stri
 }
 
 export function UploadResponse({ bases }: { bases: Bases }) {
-  const url = `${bases.cdnUrl}/f/srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png`;
-  const body = {
-    success: true,
-    status: "ok",
-    error: false,
-    id: "5b0e6f0c-8a51-4b8e-9d0e-2f7c1a9e3d44",
-    file_id: "5b0e6f0c-8a51-4b8e-9d0e-2f7c1a9e3d44",
-    url,
-    public_url: url,
-    link: url,
-    filename: "7d1c0a5e9b3f4e21.png",
-    original_filename: "photo.png",
-    file_size: 48213,
-    mime_type: "image/png",
-    category: "phone_photos",
-    is_public: true,
-    uploaded_at: "2026-11-22T18:04:11.512Z",
-    data: { id: "5b0e6f0c-…", url, link: url, public_url: url, filename: "7d1c0a5e9b3f4e21.png" },
-    attachments: [{ url, proxy_url: url }],
-  };
-  return <CodeBlockJson value={body} />;
-}
-
-function CodeBlockJson({ value }: { value: unknown }) {
-  return <SnippetBlock snippet={{ language: "json", filename: "201 Created", code: JSON.stringify(value, null, 2) }} />;
+  return <Json value={sampleUploadResponse(bases.cdnUrl)} label="201 Created" />;
 }

@@ -245,9 +245,47 @@ export const API_EXAMPLES = {
 
 export type ApiExampleName = keyof typeof API_EXAMPLES;
 
+/** What the docs show as an upload's answer; the docs-examples test checks the real answer has every field. */
+export function sampleUploadResponse(cdnUrl: string) {
+  const url = `${cdnUrl}/f/srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png`;
+  const id = "5b0e6f0c-8a51-4b8e-9d0e-2f7c1a9e3d44";
+  return {
+    success: true,
+    status: "ok",
+    error: false,
+    id,
+    file_id: id,
+    url,
+    public_url: url,
+    link: url,
+    path: "srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png",
+    filename: "7d1c0a5e9b3f4e21.png",
+    original_filename: "photo.png",
+    file_size: 48213,
+    mime_type: "image/png",
+    category: "phone_photos",
+    is_public: true,
+    player_name: "Tony Russo",
+    player_identifier: "license:1a2b3c4d",
+    metadata: { app: "camera", location: "Vespucci Beach" },
+    uploaded_at: "2026-11-22T18:04:11.512Z",
+    data: { id, url, link: url, public_url: url, filename: "7d1c0a5e9b3f4e21.png" },
+    attachments: [{ url, proxy_url: url }],
+  };
+}
+
+/** What the docs show as a search answer (one file, trimmed to the fields scripts use). */
+export function sampleSearchResponse(cdnUrl: string) {
+  const upload = sampleUploadResponse(cdnUrl);
+  const file = Object.fromEntries(
+    (["id", "file_id", "filename", "original_filename", "file_size", "mime_type", "url", "public_url", "path", "category", "is_public", "player_name", "player_identifier", "metadata", "uploaded_at"] as const).map((k) => [k, upload[k]]),
+  );
+  return { success: true, files: [file], total: 1, limit: 10, offset: 0, page: 1, has_more: false };
+}
+
 /** A placeholder for a full URL is used as is; anything else is a path on the chosen host. */
 export function exampleUrl(example: ApiExample, bases: Bases): string {
-  if (/^[A-Z_]+$/.test(example.path)) return example.path;
+  if (/^[A-Z_]+$/.test(example.path) || /^https?:\/\//.test(example.path)) return example.path;
   return `${example.host === "cdn" ? bases.cdnUrl : bases.appUrl}${example.path}`;
 }
 
