@@ -11,6 +11,7 @@ import type { ServerBuild } from "react-router";
 import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
 import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "./app/services/csrf.server.ts";
 import { DownloadCounter } from "./app/services/download-usage.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
@@ -112,6 +113,9 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
             },
           },
     crossOriginEmbedderPolicy: false,
+    // helmet's no-referrer makes Chromium send "Origin: null" on same-origin form posts, which
+    // React Router and our origin check must refuse; this policy keeps the real origin there.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginResourcePolicy: { policy: "cross-origin" },
     strictTransportSecurity: ctx.config.appUrl.startsWith("https://"),
   });
@@ -139,6 +143,21 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
   app.all("/f/:serverId/:category/:filename", filePath);
   app.all("/f/{*rest}", (_req, res) => {
     res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });
+  });
+
+  // One origin check in front of every form action, so no page can forget it (React Router's
+  // own check answers 400 and misses requests marked only by Sec-Fetch-Site).
+  app.use((req, res, next) => {
+    // The CORS-open script API authenticates with keys, not cookies, so other origins may post there.
+    if (CORS_PATHS.test(req.path)) return next();
+    const facts = {
+      method: req.method,
+      origin: req.get("origin") ?? null,
+      secFetchSite: req.get("sec-fetch-site") ?? null,
+      requestOrigin: `${req.protocol}://${req.get("host")}`,
+    };
+    if (isSameOrigin(facts, ctx.config.appUrl)) return next();
+    res.status(403).type("text/plain").send(CROSS_SITE_MESSAGE);
   });
 
   app.get("/metrics", async (_req, res) => {

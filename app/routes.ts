@@ -15,7 +15,12 @@ export default [
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
+  route("auth", "routes/auth/auth.tsx"),
+  route("auth/sign-out", "routes/auth/sign-out.ts"),
+
   layout("routes/portal/layout.tsx", [route("dashboard", "routes/portal/dashboard.tsx")]),
+
+  layout("routes/admin/layout.tsx", []),
 
   route("*", "routes/public/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,13 +1,16 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let browser: Browser;
+let member: SignedInUser;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  member = await signUpAndSignIn(server, { displayName: "Smoke Tester" });
 });
 
 afterAll(async () => {
@@ -37,7 +40,7 @@ describe("shell smoke", () => {
   });
 
   it("keeps the chosen theme across reloads without a flash of the other theme", async () => {
-    const context = await browser.newContext({ colorScheme: "light" });
+    const context = await signedInBrowserContext(browser, server, member, { colorScheme: "light" });
     const page = await context.newPage();
     await page.goto(`${server.url}/dashboard`);
     const isDark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
@@ -58,7 +61,7 @@ describe("shell smoke", () => {
   });
 
   it("toggles the sidebar with Ctrl+B and remembers it in a cookie", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${server.url}/dashboard`);
     const sidebar = page.locator("#portal-sidebar");
@@ -78,7 +81,7 @@ describe("shell smoke", () => {
   });
 
   it("uses an 18rem sheet for navigation below 768 px", async () => {
-    const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+    const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 375, height: 740 } });
     const page = await context.newPage();
     await page.goto(`${server.url}/dashboard`);
     await expect.poll(() => page.locator("#portal-sidebar").count()).toBe(0);

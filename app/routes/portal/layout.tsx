@@ -1,18 +1,31 @@
-import { Outlet } from "react-router";
+import { data, Outlet } from "react-router";
+import { UserMenu } from "~/components/auth/user-menu";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
+import { requireAuthenticated } from "~/services/guards.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return {
-    appName: context.config.APP_NAME,
-    sidebarOpen: sidebarOpenFromCookie(request.headers.get("Cookie")),
-  };
+  const { user, headers } = await requireAuthenticated(request, context);
+  return data(
+    {
+      appName: context.config.APP_NAME,
+      sidebarOpen: sidebarOpenFromCookie(request.headers.get("Cookie")),
+      user: { id: user.id, displayName: user.displayName, email: user.email, avatarUrl: user.avatarUrl },
+      isAdmin: user.role === "admin",
+    },
+    { headers },
+  );
 }
 
 export default function PortalLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <PortalShell appName={loaderData.appName} sidebarOpen={loaderData.sidebarOpen} showAdmin={false}>
+    <PortalShell
+      appName={loaderData.appName}
+      sidebarOpen={loaderData.sidebarOpen}
+      showAdmin={loaderData.isAdmin}
+      userMenu={<UserMenu user={loaderData.user} />}
+    >
       <Outlet />
     </PortalShell>
   );

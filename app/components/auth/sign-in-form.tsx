@@ -1,0 +1,67 @@
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { validateSignIn } from "~/lib/auth-validation";
+import { sanitizeInput } from "~/lib/sanitize";
+import { AuthField, FormError } from "./auth-fields";
+
+export interface SignInFormProps {
+  redirectTo: string;
+  serverError?: string | null;
+  defaultEmail?: string;
+}
+
+export function SignInForm({ redirectTo, serverError, defaultEmail = "" }: SignInFormProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "signin";
+  const [email, setEmail] = useState(defaultEmail);
+  const [password, setPassword] = useState("");
+  const [clientError, setClientError] = useState<string | null>(null);
+
+  return (
+    <Form
+      method="post"
+      className="space-y-4"
+      noValidate
+      onSubmit={(event) => {
+        const result = validateSignIn({ email, password });
+        if (!result.ok) {
+          event.preventDefault();
+          setClientError(result.error);
+        } else {
+          setClientError(null);
+        }
+      }}
+    >
+      <input type="hidden" name="intent" value="signin" />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <FormError message={clientError ?? serverError} />
+      <AuthField
+        id="signin-email"
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        value={email}
+        onChange={(e) => setEmail(sanitizeInput(e.target.value, { trim: false }))}
+        disabled={busy}
+        maxLength={254}
+      />
+      <AuthField
+        id="signin-password"
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        disabled={busy}
+        maxLength={128}
+      />
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? "Signing in..." : "Sign In"}
+      </Button>
+    </Form>
+  );
+}

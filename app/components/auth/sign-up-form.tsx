@@ -1,0 +1,77 @@
+import { useState } from "react";
+import { Form, useNavigation } from "react-router";
+import { Button } from "~/components/ui/button";
+import { validateSignUp } from "~/lib/auth-validation";
+import { sanitizeInput } from "~/lib/sanitize";
+import { AuthField, FormError } from "./auth-fields";
+
+export interface SignUpFormProps {
+  serverError?: string | null;
+  defaults?: { displayName?: string; email?: string };
+}
+
+export function SignUpForm({ serverError, defaults }: SignUpFormProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "signup";
+  const [displayName, setDisplayName] = useState(defaults?.displayName ?? "");
+  const [email, setEmail] = useState(defaults?.email ?? "");
+  const [password, setPassword] = useState("");
+  const [clientError, setClientError] = useState<string | null>(null);
+
+  return (
+    <Form
+      method="post"
+      className="space-y-4"
+      noValidate
+      onSubmit={(event) => {
+        const result = validateSignUp({ displayName, email, password });
+        if (!result.ok) {
+          event.preventDefault();
+          setClientError(result.error);
+        } else {
+          setClientError(null);
+        }
+      }}
+    >
+      <input type="hidden" name="intent" value="signup" />
+      <FormError message={clientError ?? serverError} />
+      <AuthField
+        id="signup-display-name"
+        label="Display Name"
+        name="displayName"
+        autoComplete="nickname"
+        placeholder="Your name"
+        value={displayName}
+        onChange={(e) => setDisplayName(sanitizeInput(e.target.value, { trim: false }))}
+        disabled={busy}
+        maxLength={100}
+      />
+      <AuthField
+        id="signup-email"
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        value={email}
+        onChange={(e) => setEmail(sanitizeInput(e.target.value, { trim: false }))}
+        disabled={busy}
+        maxLength={254}
+      />
+      <AuthField
+        id="signup-password"
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        disabled={busy}
+        maxLength={128}
+      />
+      <Button type="submit" className="w-full" disabled={busy}>
+        {busy ? "Creating account..." : "Create Account"}
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,78 @@
+import { LogOut, Settings, User } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useFetcher } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "~/components/ui/dropdown-menu";
+import { initials } from "~/lib/initials";
+
+export interface UserMenuUser {
+  displayName: string | null;
+  email: string | null;
+  avatarUrl: string | null;
+}
+
+export function UserAvatar({ user, className = "size-8" }: { user: UserMenuUser; className?: string }) {
+  return (
+    <span
+      className={`${className} inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-primary/15 text-xs font-semibold text-primary`}
+    >
+      {user.avatarUrl ? (
+        <img src={user.avatarUrl} alt="" className="size-full object-cover" referrerPolicy="no-referrer" />
+      ) : (
+        initials(user.displayName, user.email)
+      )}
+    </span>
+  );
+}
+
+export function UserMenu({ user }: { user: UserMenuUser }) {
+  const fetcher = useFetcher();
+  const failed = fetcher.state === "idle" && fetcher.data !== undefined;
+  useEffect(() => {
+    if (failed) toast.error("Error signing out");
+  }, [failed]);
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
+          <UserAvatar user={user} />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="font-normal">
+          <div className="flex flex-col gap-0.5">
+            <span className="truncate text-sm font-medium">{user.displayName ?? "User"}</span>
+            <span className="truncate text-xs text-muted-foreground">{user.email ?? ""}</span>
+          </div>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/settings">
+            <Settings /> Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/">
+            <User /> Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem
+          onSelect={() => fetcher.submit(null, { method: "post", action: "/auth/sign-out" })}
+          disabled={fetcher.state !== "idle"}
+        >
+          <LogOut /> Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

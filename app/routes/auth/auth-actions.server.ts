@@ -1,0 +1,102 @@
+import { data, redirect, type AppLoadContext } from "react-router";
+import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/auth-validation";
+import { sanitizeInput } from "~/lib/sanitize";
+import { AuthError, registerWithPassword } from "~/services/accounts.server";
+import { consumeAuthLimit, peekAuthLimit, tooManyAttemptsMessage } from "~/services/auth-limits.server";
+import { createAuthenticator } from "~/services/authenticator.server";
+import { safeRedirectPath } from "~/services/guards.server";
+import { rateLimitHeaders, type LimitResult } from "~/services/rate-limit.server";
+import { createSession, serializeSessionCookie } from "~/services/sessions.server";
+import { createToastHeaders } from "~/services/toast.server";
+import { EmailTakenError } from "~/services/users.server";
+
+export interface AuthActionData {
+  intent: "signin" | "signup" | null;
+  error: string;
+  fields?: { email?: string; displayName?: string };
+}
+
+function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
+function refused(intent: AuthActionData["intent"], limit: LimitResult, fields: AuthActionData["fields"]) {
+  return data<AuthActionData>(
+    { intent, error: tooManyAttemptsMessage(limit), fields },
+    { status: 429, headers: rateLimitHeaders(limit) },
+  );
+}
+
+/** Starts a fresh session (a new id at every sign-in) and sends the user on with a toast. */
+export async function signInAndRedirect(
+  context: AppLoadContext,
+  request: Request,
+  userId: string,
+  to: string,
+  toast: { title: string; description?: string },
+) {
+  const session = await createSession(context.db, {
+    userId,
+    ip: context.clientIp,
+    userAgent: request.headers.get("User-Agent"),
+  });
+  const headers = await createToastHeaders({ type: "success", ...toast });
+  headers.append("Set-Cookie", serializeSessionCookie(context.config, session.token, session.expiresAt));
+  return redirect(to, { headers });
+}
+
+export async function handleSignIn(request: Request, form: FormData, context: AppLoadContext) {
+  const fields = { email: sanitizeInput(text(form, "email")).slice(0, 254) };
+  const ipLimit = await consumeAuthLimit(context.rateLimits, "signInIp", context.clientIp);
+  if (!ipLimit.allowed) return refused("signin", ipLimit, fields);
+  const accountLimit = await peekAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
+  if (!accountLimit.allowed) return refused("signin", accountLimit, fields);
+
+  try {
+    const user = await createAuthenticator(context).authenticate("password", request);
+    return signInAndRedirect(context, request, user.id, safeRedirectPath(form.get("redirectTo")), {
+      title: "Welcome back!",
+      description: "You have successfully signed in.",
+    });
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    let status = 400;
+    if (error.message === "Invalid login credentials") {
+      status = 401;
+      await consumeAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
+    } else if (error.message === "Email not confirmed") {
+      status = 403;
+    }
+    return data<AuthActionData>({ intent: "signin", error: signInErrorMessage(error.message), fields }, { status });
+  }
+}
+
+export async function handleSignUp(form: FormData, context: AppLoadContext) {
+  const fields = {
+    email: sanitizeInput(text(form, "email")).slice(0, 254),
+    displayName: sanitizeInput(text(form, "displayName")).slice(0, 100),
+  };
+  const parsed = validateSignUp({
+    displayName: text(form, "displayName"),
+    email: text(form, "email"),
+    password: text(form, "password"),
+  });
+  if (!parsed.ok) return data<AuthActionData>({ intent: "signup", error: parsed.error, fields }, { status: 400 });
+  const ipLimit = await consumeAuthLimit(context.rateLimits, "signUpIp", context.clientIp);
+  if (!ipLimit.allowed) return refused("signup", ipLimit, fields);
+
+  try {
+    await registerWithPassword(context.db, parsed.value);
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error;
+    return data<AuthActionData>({ intent: "signup", error: signUpErrorMessage(error.message), fields }, { status: 409 });
+  }
+  return redirect("/auth", {
+    headers: await createToastHeaders({
+      type: "success",
+      title: "Account created!",
+      description: "Please check your email to confirm your account before signing in.",
+    }),
+  });
+}

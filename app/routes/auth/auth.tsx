@@ -1,0 +1,127 @@
+import { data, Link, redirect, useLocation, useSearchParams } from "react-router";
+import { DiscordButton, OrDivider } from "~/components/auth/auth-fields";
+import { SignInForm } from "~/components/auth/sign-in-form";
+import { SignUpForm } from "~/components/auth/sign-up-form";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { pageTitle } from "~/lib/site";
+import { handleSignIn, handleSignUp, type AuthActionData } from "./auth-actions.server";
+import { assertSameOrigin } from "~/services/csrf.server";
+import { getOptionalUser, safeRedirectPath } from "~/services/guards.server";
+import type { Route } from "./+types/auth";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
+  if (await getOptionalUser(request, context)) throw redirect(redirectTo);
+  return { appName: context.config.APP_NAME, discordEnabled: context.config.discordEnabled, redirectTo };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request, context.config);
+  const form = await request.clone().formData();
+  switch (form.get("intent")) {
+    case "signin":
+      return handleSignIn(request, form, context);
+    case "signup":
+      return handleSignUp(form, context);
+    default:
+      return data<AuthActionData>({ intent: null, error: "Unknown form action" }, { status: 400 });
+  }
+}
+
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  return actionHeaders.has("Retry-After") ? actionHeaders : loaderHeaders;
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [
+    { title: pageTitle("Sign In", loaderData?.appName) },
+    { name: "description", content: "Sign in or create an account to host your FiveM server's media." },
+  ];
+}
+
+type Tab = "signin" | "signup";
+
+export default function AuthPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { appName, discordEnabled, redirectTo } = loaderData;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const location = useLocation();
+  const tab: Tab = searchParams.get("tab") === "signup" ? "signup" : "signin";
+  const tabHref = (next: Tab) => {
+    const params = new URLSearchParams(searchParams);
+    if (next === "signup") params.set("tab", "signup");
+    else params.delete("tab");
+    const query = params.toString();
+    return query ? `?${query}` : "?";
+  };
+  const errorFor = (intent: Tab) => (actionData?.intent === intent ? actionData.error : null);
+
+  return (
+    <main className="flex min-h-screen items-center justify-center p-4">
+      <div className="w-full max-w-md space-y-6">
+        <div className="text-center">
+          <Link to="/" className="text-3xl font-black tracking-tight text-primary">
+            {appName}
+          </Link>
+          <p className="mt-2 text-sm text-muted-foreground">Media hosting for your FiveM server</p>
+        </div>
+        <Card>
+          <Tabs
+            value={tab}
+            onValueChange={(value) => setSearchParams(new URLSearchParams(tabHref(value as Tab)), { replace: true })}
+          >
+            <CardHeader className="space-y-4">
+              <TabsList className="grid w-full grid-cols-2">
+                <TabsTrigger value="signin" asChild>
+                  <Link to={tabHref("signin")} replace>
+                    Sign In
+                  </Link>
+                </TabsTrigger>
+                <TabsTrigger value="signup" asChild>
+                  <Link to={tabHref("signup")} replace>
+                    Sign Up
+                  </Link>
+                </TabsTrigger>
+              </TabsList>
+              <div>
+                <CardTitle>{tab === "signin" ? "Welcome back" : "Create your account"}</CardTitle>
+                <CardDescription>
+                  {tab === "signin"
+                    ? "Sign in to manage your servers and media."
+                    : "New accounts get 5GB free. No credit card needed."}
+                </CardDescription>
+              </div>
+            </CardHeader>
+            <CardContent>
+              <TabsContent value="signin" className="mt-0">
+                <SignInForm
+                  key={location.key}
+                  redirectTo={redirectTo}
+                  serverError={errorFor("signin")}
+                  defaultEmail={actionData?.intent === "signin" ? actionData.fields?.email : undefined}
+                />
+              </TabsContent>
+              <TabsContent value="signup" className="mt-0">
+                <SignUpForm
+                  key={location.key}
+                  serverError={errorFor("signup")}
+                  defaults={actionData?.intent === "signup" ? actionData.fields : undefined}
+                />
+              </TabsContent>
+              {discordEnabled ? (
+                <>
+                  <OrDivider />
+                  <DiscordButton redirectTo={redirectTo} />
+                </>
+              ) : null}
+            </CardContent>
+          </Tabs>
+        </Card>
+        <p className="px-6 text-center text-xs text-muted-foreground">
+          By continuing, you agree to our Terms of Service and Privacy Policy.
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,30 @@
+import { data, redirect } from "react-router";
+import { assertSameOrigin } from "~/services/csrf.server";
+import { clearSessionCookie, readSessionToken, revokeSession } from "~/services/sessions.server";
+import { createToastHeaders } from "~/services/toast.server";
+import type { Route } from "./+types/sign-out";
+
+export async function loader() {
+  // Signing out changes state, so it is a POST; a stray GET just goes home.
+  return redirect("/");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request, context.config);
+  const token = readSessionToken(context.config, request.headers.get("Cookie"));
+  if (token) {
+    try {
+      await revokeSession(context.db, token);
+    } catch (error) {
+      context.logger.error({ err: error }, "sign-out failed");
+      return data({ error: "Error signing out" }, { status: 500 });
+    }
+  }
+  const headers = await createToastHeaders({
+    type: "success",
+    title: "Signed out successfully",
+    description: "You have been signed out of your account.",
+  });
+  headers.append("Set-Cookie", clearSessionCookie(context.config));
+  return redirect("/auth", { headers });
+}

@@ -1,0 +1,95 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestUser } from "../helpers/auth.ts";
+import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function fillSignIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+describe("accounts in the browser", { timeout: 120_000 }, () => {
+  it("signs in without a full reload, shows the user menu and signs out", async () => {
+    const { email, password } = await createTestUser(server.ctx, { displayName: "Grace Hopper" });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(/\/auth\?redirectTo=%2Fdashboard$/);
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+
+    await fillSignIn(page, email, "wrong password");
+    await expect
+      .poll(() => page.getByRole("alert").first().textContent(), { timeout: 10_000 })
+      .toBe("Invalid email or password. Please check your credentials and try again.");
+
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByText("Welcome back!").isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+
+    expect(await page.getByRole("button", { name: "User menu" }).textContent()).toBe("GH");
+    await page.getByRole("button", { name: "User menu" }).click();
+    const menu = page.getByRole("menu");
+    expect(await menu.getByText("Grace Hopper").isVisible()).toBe(true);
+    expect(await menu.getByText(email).isVisible()).toBe(true);
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/auth`);
+    await expect.poll(() => page.getByText("Signed out successfully").isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText("You have been signed out of your account.").isVisible()).toBe(true);
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(/\/auth\?redirectTo=/);
+    await context.close();
+  });
+
+  it("works with JavaScript off: validation message, sign-in and the way back", async () => {
+    const { email, password } = await createTestUser(server.ctx);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/auth?redirectTo=%2Fdashboard%3Fhello%3D1`);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    expect(await page.getByRole("alert").first().textContent()).toBe("Please fill in all fields");
+
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.waitForURL(/tab=signup/);
+    expect(await page.getByLabel("Display Name").isVisible()).toBe(true);
+    await page.getByRole("tab", { name: "Sign In" }).click();
+
+    await fillSignIn(page, email, password);
+    await page.waitForURL(`${server.url}/dashboard?hello=1`);
+    await context.close();
+  });
+
+  it("looks right on desktop and at 375 px", async () => {
+    for (const [name, viewport] of [
+      ["auth-desktop", { width: 1280, height: 800 }],
+      ["auth-mobile", { width: 375, height: 740 }],
+    ] as const) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`${server.url}/auth`);
+      await page.screenshot({ path: screenshotPath(name), fullPage: true });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      expect(overflow).toBe(false);
+      await page.goto(`${server.url}/auth?tab=signup`);
+      await page.screenshot({ path: screenshotPath(`${name}-signup`), fullPage: true });
+      await page.close();
+    }
+  });
+});
