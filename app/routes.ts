@@ -13,6 +13,7 @@ export default [
   route("api/health", "routes/api/health.ts"),
   route("api/search", "routes/api/search.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
+  route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("auth", "routes/auth/auth.tsx"),

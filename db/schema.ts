@@ -189,6 +189,11 @@ export interface StripeEventsTable {
   processed_at: Timestamp;
 }
 
+export interface BlobDeletionsTable {
+  storage_key: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -206,6 +211,7 @@ export interface Database {
   audit_logs: AuditLogsTable;
   usage_daily: UsageDailyTable;
   stripe_events: StripeEventsTable;
+  blob_deletions: BlobDeletionsTable;
 }
 
 export type User = Selectable<UsersTable>;

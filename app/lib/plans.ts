@@ -76,3 +76,28 @@ export function isTier(value: unknown): value is Tier {
 export function formatGbp(amount: number): string {
   return `£${amount.toFixed(2).replace(/\.00$/, "")}`;
 }
+
+export const PAID_TIERS = ["starter", "professional", "business"] as const;
+export type PaidTier = (typeof PAID_TIERS)[number];
+
+export function isPaidTier(value: unknown): value is PaidTier {
+  return typeof value === "string" && (PAID_TIERS as readonly string[]).includes(value);
+}
+
+/** Files expiring within this many days are flagged in the gallery and mailed about once. */
+export const EXPIRY_WARNING_DAYS = 3;
+
+/** Price of `gb` extra gigabytes on `tier`, in pence (Stripe amounts are integers). */
+export function storageAddonPricePence(tier: Tier, gb: number): number {
+  return Math.round(gb * PLANS[tier].overagePerGbGbp * 100);
+}
+
+/**
+ * The storage-purchase input as the spec reads it: non-numeric counts as 0, values are capped
+ * at ADDON_MAX_GB; anything not above 0 is refused by the caller.
+ */
+export function parseStorageGb(value: unknown): number {
+  const n = typeof value === "number" ? value : Number.parseInt(String(value ?? ""), 10);
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return Math.min(Math.floor(n), ADDON_MAX_GB);
+}

@@ -1,5 +1,6 @@
 import { isTier, TIERS } from "../../app/lib/plans.ts";
 import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { setUserPlan } from "../../app/services/subscriptions.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
@@ -15,11 +16,7 @@ export const planSet: Command = {
     if (!isTier(tier)) throw new UsageError(`--tier must be one of ${TIERS.join(", ")}`);
     const user = await findUserByEmail(ctx.db, stringArg(args, "email"));
     if (!user) throw new UsageError(`No user with e-mail ${args.email}`);
-    await ctx.db
-      .insertInto("subscriptions")
-      .values({ user_id: user.id, tier, status: "active", updated_at: new Date() })
-      .onConflict((oc) => oc.column("user_id").doUpdateSet({ tier, status: "active", updated_at: new Date() }))
-      .execute();
+    await setUserPlan(ctx.db, user.id, { tier, status: "active" });
     const quota = await getAccountQuota(ctx.db, user.id);
     const quotaGb = quota.planGb + quota.addonGb;
     return { json: { email: user.email, tier, storage_quota_gb: quotaGb }, text: `${user.email} is now on ${tier} (${quotaGb} GB)` };

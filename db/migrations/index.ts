@@ -1,7 +1,9 @@
 import type { Migration } from "kysely";
 import { initial } from "./0001-initial.ts";
+import { blobDeletions } from "./0002-blob-deletions.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
+  "0002-blob-deletions": blobDeletions,
 };

@@ -1,0 +1,17 @@
+import { EXPIRY_WARNING_DAYS } from "./plans.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** True when a file will be deleted by retention within EXPIRY_WARNING_DAYS (the gallery's flag). */
+export function isExpiringSoon(expiresAt: Date | string | null | undefined, now: Date = new Date()): boolean {
+  if (!expiresAt) return false;
+  const at = new Date(expiresAt).getTime();
+  return at - now.getTime() <= EXPIRY_WARNING_DAYS * DAY_MS;
+}
+
+/** "Expires in 2 days" style label for a flagged file. */
+export function expiryLabel(expiresAt: Date | string, now: Date = new Date()): string {
+  const days = Math.ceil((new Date(expiresAt).getTime() - now.getTime()) / DAY_MS);
+  if (days <= 0) return "Expires today";
+  return days === 1 ? "Expires in 1 day" : `Expires in ${days} days`;
+}

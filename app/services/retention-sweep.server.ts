@@ -1,0 +1,169 @@
+import { sql } from "kysely";
+import type { Db, DbKind } from "../../db/index.ts";
+import type { BlobStore } from "../../storage/index.ts";
+import type { Logger } from "./logger.server.ts";
+import { releaseQuota } from "./quota.server.ts";
+import { isDueSql } from "./retention.server.ts";
+
+/** Any fixed 64-bit number; every instance must use the same one. */
+const SWEEP_LOCK_KEY = 7_060_001;
+const BATCH = 200;
+
+export interface SweepDeps {
+  db: Db;
+  dbKind: DbKind;
+  blobs: BlobStore;
+  logger: Logger;
+}
+
+export interface SweepOptions {
+  now?: Date;
+  /** Stops between files; what was deleted so far is complete and consistent. */
+  signal?: AbortSignal;
+}
+
+export interface SweepResult {
+  /** False when another instance holds the sweep lock. */
+  ran: boolean;
+  deletedFiles: number;
+  deletedBlobs: number;
+}
+
+/** Deletes queued blobs (from this sweep or one interrupted earlier) and unqueues them. */
+export async function drainBlobDeletions(db: Db, blobs: BlobStore, signal?: AbortSignal): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const keys = await db.selectFrom("blob_deletions").select("storage_key").orderBy("created_at").limit(BATCH).execute();
+    if (keys.length === 0) return deleted;
+    for (const { storage_key } of keys) {
+      if (signal?.aborted) return deleted;
+      await blobs.delete(storage_key);
+      await db.deleteFrom("blob_deletions").where("storage_key", "=", storage_key).execute();
+      deleted += 1;
+    }
+  }
+}
+
+/**
+ * Deletes one expired file in its own transaction: row, variants, account and server usage
+ * go together, and its blob keys are queued for deletion after the commit. Returns false when
+ * the file is gone or no longer due (an upgrade cleared its expiry meanwhile).
+ */
+async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const file = await trx
+      .selectFrom("files as f")
+      .leftJoin("retention_rules as r", (j) => j.onRef("r.server_id", "=", "f.server_id").onRef("r.category", "=", "f.category"))
+      .select(["f.id", "f.user_id", "f.server_id", "f.storage_key", "f.size_bytes"])
+      .where("f.id", "=", fileId)
+      .where(isDueSql(now))
+      .forUpdate("f")
+      .skipLocked()
+      .executeTakeFirst();
+    if (!file) return false;
+    const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", file.id).execute();
+    const keys = [file.storage_key, ...variants.map((v) => v.storage_key)];
+    await trx
+      .insertInto("blob_deletions")
+      .values(keys.map((storage_key) => ({ storage_key, created_at: now })))
+      .onConflict((oc) => oc.column("storage_key").doNothing())
+      .execute();
+    await trx.deleteFrom("files").where("id", "=", file.id).execute();
+    await releaseQuota(trx, file.user_id, Number(file.size_bytes));
+    await trx
+      .updateTable("servers")
+      .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${Number(file.size_bytes)}::bigint, 0)` })
+      .where("id", "=", file.server_id)
+      .execute();
+    return true;
+  });
+}
+
+async function sweepUnlocked(deps: SweepDeps, options: SweepOptions): Promise<SweepResult> {
+  const now = options.now ?? new Date();
+  let deletedBlobs = await drainBlobDeletions(deps.db, deps.blobs, options.signal);
+  let deletedFiles = 0;
+  const skipped = new Set<string>();
+  for (;;) {
+    if (options.signal?.aborted) break;
+    const due = await deps.db
+      .selectFrom("files as f")
+      .leftJoin("retention_rules as r", (j) => j.onRef("r.server_id", "=", "f.server_id").onRef("r.category", "=", "f.category"))
+      .select("f.id")
+      .where(isDueSql(now))
+      .$if(skipped.size > 0, (q) => q.where("f.id", "not in", [...skipped]))
+      .limit(BATCH)
+      .execute();
+    if (due.length === 0) break;
+    for (const { id } of due) {
+      if (options.signal?.aborted) break;
+      if (await deleteExpiredFile(deps.db, id, now)) deletedFiles += 1;
+      else skipped.add(id);
+      deletedBlobs += await drainBlobDeletions(deps.db, deps.blobs, options.signal);
+    }
+  }
+  if (deletedFiles) deps.logger.info({ deletedFiles, deletedBlobs }, "retention sweep deleted expired files");
+  return { ran: true, deletedFiles, deletedBlobs };
+}
+
+let localSweep: Promise<SweepResult> | null = null;
+
+/**
+ * One sweep over expired files. On PostgreSQL a session advisory lock keeps it to one instance
+ * at a time (held on a pinned connection; the work itself uses the pool). PGlite is one
+ * process, so an in-process guard is enough and no connection is pinned.
+ */
+export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions = {}): Promise<SweepResult> {
+  if (deps.dbKind === "pglite") {
+    if (localSweep) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
+    localSweep = sweepUnlocked(deps, options);
+    try {
+      return await localSweep;
+    } finally {
+      localSweep = null;
+    }
+  }
+  return deps.db.connection().execute(async (conn) => {
+    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${SWEEP_LOCK_KEY}) AS locked`.execute(conn);
+    if (!rows[0]?.locked) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
+    try {
+      return await sweepUnlocked(deps, options);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${SWEEP_LOCK_KEY})`.execute(conn);
+    }
+  });
+}
+
+export interface RetentionSweeper {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the sweep now and then every `intervalMs` (server.ts starts it, close() stops it).
+ * `afterSweep` runs after each sweep (the expiry e-mails).
+ */
+export function startRetentionSweeper(
+  deps: SweepDeps,
+  intervalMs: number,
+  afterSweep?: (now: Date) => Promise<unknown>,
+): RetentionSweeper {
+  const controller = new AbortController();
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = (async () => {
+      const now = new Date();
+      await sweepExpiredFiles(deps, { now, signal: controller.signal });
+      if (afterSweep && !controller.signal.aborted) await afterSweep(now);
+    })().catch((error) => deps.logger.error({ err: error }, "retention sweep failed"));
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      controller.abort();
+      await running;
+    },
+  };
+}
