@@ -138,13 +138,16 @@ export interface RetentionSweeper {
   stop(): Promise<void>;
 }
 
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
 /**
- * Runs the sweep now and then every `intervalMs` (server.ts starts it, close() stops it).
- * `afterSweep` runs after each sweep (the expiry e-mails).
+ * Runs the sweep at startup (which also deletes blobs an interrupted sweep left queued) and
+ * then every `intervalMs`; server.ts starts it and stops it on close. `afterSweep` runs after
+ * each sweep (the expiry e-mails).
  */
 export function startRetentionSweeper(
   deps: SweepDeps,
-  intervalMs: number,
+  intervalMs: number = SWEEP_INTERVAL_MS,
   afterSweep?: (now: Date) => Promise<unknown>,
 ): RetentionSweeper {
   const controller = new AbortController();

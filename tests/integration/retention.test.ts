@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/expiry-notices.server.ts";
+import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { computeFileExpiry, fileExpiries } from "../../app/services/retention.server.ts";
+import { sweepExpiredFiles, type SweepDeps } from "../../app/services/retention-sweep.server.ts";
+import { setUserPlan } from "../../app/services/subscriptions.server.ts";
+import { createUser } from "../../app/services/users.server.ts";
+import type { BlobStore } from "../../storage/index.ts";
+import { seedFile, seedServer } from "../helpers/billing.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { usingPostgres } from "../helpers/test-db.ts";
+
+const DAY = 86_400_000;
+let server: TestServer;
+let deps: SweepDeps;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  deps = { db: server.ctx.db, dbKind: server.ctx.dbKind, blobs: server.ctx.blobs, logger: server.ctx.logger };
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function owner(tier: "free" | "business" = "free") {
+  const user = await createUser(server.ctx.db, { email: `r-${randomUUID()}@example.com`, password: "correct horse battery", verified: true });
+  if (tier !== "free") await setUserPlan(server.ctx.db, user.id, { tier });
+  const srv = await seedServer(server.ctx, user.id);
+  return { user, srv };
+}
+
+const exists = async (id: string) => Boolean(await server.ctx.db.selectFrom("files").select("id").where("id", "=", id).executeTakeFirst());
+
+/** A blob store whose deletes fail (or abort the sweep) after `okDeletes` successful ones. */
+function flakyBlobs(okDeletes: number, onLimit: () => void): BlobStore {
+  let left = okDeletes;
+  return new Proxy(server.ctx.blobs, {
+    get(target, prop, receiver) {
+      if (prop === "delete") {
+        return async (key: string) => {
+          if (left-- <= 0) onLimit();
+          return target.delete(key);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+describe("computeFileExpiry", () => {
+  it("gives free-plan files 30 days, paid-plan files none, and applies the sooner category rule", async () => {
+    const now = new Date("2026-03-01T12:00:00Z");
+    const free = await owner("free");
+    const paid = await owner("business");
+    await server.ctx.db.insertInto("retention_rules").values([
+      { server_id: free.srv.id, category: "cctv", days: 7 },
+      { server_id: paid.srv.id, category: "cctv", days: 14 },
+      { server_id: free.srv.id, category: "evidence", days: 90 },
+    ]).execute();
+    const at = (input: { userId: string; serverId: string; category: string }) => computeFileExpiry(server.ctx.db, { ...input, now });
+    expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "screenshots" })).toEqual(new Date(now.getTime() + 30 * DAY));
+    expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "cctv" })).toEqual(new Date(now.getTime() + 7 * DAY));
+    expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "evidence" })).toEqual(new Date(now.getTime() + 30 * DAY));
+    expect(await at({ userId: paid.user.id, serverId: paid.srv.id, category: "screenshots" })).toBeNull();
+    expect(await at({ userId: paid.user.id, serverId: paid.srv.id, category: "cctv" })).toEqual(new Date(now.getTime() + 14 * DAY));
+  });
+});
+
+describe("retention sweep", () => {
+  it("deletes due files with their blobs, variants and usage, and keeps the rest", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    await server.ctx.db.insertInto("retention_rules").values({ server_id: srv.id, category: "cctv", days: 7 }).execute();
+    const expired = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 1000, createdAt: new Date(now.getTime() - 31 * DAY), expiresAt: new Date(now.getTime() - DAY) });
+    const byRule = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, category: "cctv", sizeBytes: 2000, createdAt: new Date(now.getTime() - 8 * DAY) });
+    const fresh = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 3000, expiresAt: new Date(now.getTime() + 29 * DAY) });
+    const variantKey = `${srv.id}/thumb-${randomUUID()}.webp`;
+    await server.ctx.blobs.put(variantKey, (async function* () { yield Buffer.from("thumb"); })());
+    await server.ctx.db.insertInto("file_variants").values({ file_id: expired.id, variant: "thumb", storage_key: variantKey, mime_type: "image/webp", size_bytes: 5, width: 1, height: 1 }).execute();
+
+    const result = await sweepExpiredFiles(deps, { now });
+    expect(result.ran).toBe(true);
+    expect(result.deletedFiles).toBeGreaterThanOrEqual(2);
+    expect(await exists(expired.id)).toBe(false);
+    expect(await exists(byRule.id)).toBe(false);
+    expect(await exists(fresh.id)).toBe(true);
+    expect(await server.ctx.blobs.head(expired.storage_key)).toBeNull();
+    expect(await server.ctx.blobs.head(variantKey)).toBeNull();
+    expect(await server.ctx.blobs.head(byRule.storage_key)).toBeNull();
+    expect(await server.ctx.blobs.head(fresh.storage_key)).not.toBeNull();
+    expect((await getAccountQuota(server.ctx.db, user.id)).usedBytes).toBe(3000);
+    const s = await server.ctx.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", srv.id).executeTakeFirstOrThrow();
+    expect(Number(s.storage_used_bytes)).toBe(3000);
+  });
+
+  it("leaves files alone on paid plans, and a controllable clock decides what is due", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    const file = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + 30 * DAY) });
+    await sweepExpiredFiles(deps, { now: new Date(now.getTime() + 29 * DAY) });
+    expect(await exists(file.id)).toBe(true);
+    await setUserPlan(server.ctx.db, user.id, { tier: "starter" });
+    await sweepExpiredFiles(deps, { now: new Date(now.getTime() + 31 * DAY) });
+    expect(await exists(file.id)).toBe(true);
+  });
+
+  it("is safe to interrupt: a failed blob delete leaves a queued key that the next sweep removes", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    const a = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 100, expiresAt: new Date(now.getTime() - DAY) });
+    const b = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 200, expiresAt: new Date(now.getTime() - DAY) });
+    const keep = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 400 });
+    const crashing = flakyBlobs(0, () => {
+      throw new Error("storage unavailable");
+    });
+    await expect(sweepExpiredFiles({ ...deps, blobs: crashing }, { now })).rejects.toThrow("storage unavailable");
+    // The first file's row and usage went in one commit; its bytes wait in the queue.
+    const gone = [a, b];
+    const remaining = await server.ctx.db.selectFrom("files").select("id").where("user_id", "=", user.id).execute();
+    const queued = await server.ctx.db.selectFrom("blob_deletions").select("storage_key").execute();
+    expect(queued.length).toBe(1);
+    expect(remaining.length).toBe(2);
+    const used = (await getAccountQuota(server.ctx.db, user.id)).usedBytes;
+    const remainingSizes = await server.ctx.db.selectFrom("files").select("size_bytes").where("user_id", "=", user.id).execute();
+    expect(used).toBe(remainingSizes.reduce((n, f) => n + Number(f.size_bytes), 0));
+    expect(await server.ctx.blobs.head(queued[0]!.storage_key)).not.toBeNull();
+
+    await sweepExpiredFiles(deps, { now });
+    for (const f of gone) {
+      expect(await exists(f.id)).toBe(false);
+      expect(await server.ctx.blobs.head(f.storage_key)).toBeNull();
+    }
+    expect(await exists(keep.id)).toBe(true);
+    expect(await server.ctx.db.selectFrom("blob_deletions").select("storage_key").execute()).toEqual([]);
+    expect((await getAccountQuota(server.ctx.db, user.id)).usedBytes).toBe(400);
+  });
+
+  it("stops between files when aborted, leaving every file either wholly kept or wholly deleted", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    const files = [];
+    for (let i = 0; i < 4; i++) files.push(await seedFile(server.ctx, { userId: user.id, serverId: srv.id, sizeBytes: 10 + i, expiresAt: new Date(now.getTime() - DAY) }));
+    const controller = new AbortController();
+    const aborting = flakyBlobs(1, () => controller.abort());
+    const result = await sweepExpiredFiles({ ...deps, blobs: aborting }, { now, signal: controller.signal });
+    expect(result.deletedFiles).toBeLessThan(4);
+    const left = await server.ctx.db.selectFrom("files").select(["id", "size_bytes"]).where("user_id", "=", user.id).execute();
+    expect(left.length).toBe(4 - result.deletedFiles);
+    expect((await getAccountQuota(server.ctx.db, user.id)).usedBytes).toBe(left.reduce((n, f) => n + Number(f.size_bytes), 0));
+    await sweepExpiredFiles(deps, { now });
+    for (const f of files) expect(await server.ctx.blobs.head(f.storage_key)).toBeNull();
+    expect((await getAccountQuota(server.ctx.db, user.id)).usedBytes).toBe(0);
+  });
+
+  describe.runIf(usingPostgres)("on PostgreSQL", () => {
+    it("runs on one instance at a time (advisory lock)", async () => {
+      const now = new Date();
+      const { user, srv } = await owner("free");
+      const file = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() - DAY) });
+      const other = new pg.Client({ connectionString: server.ctx.config.DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query("SELECT pg_advisory_lock(7060001)");
+        expect(await sweepExpiredFiles(deps, { now })).toEqual({ ran: false, deletedFiles: 0, deletedBlobs: 0 });
+        expect(await exists(file.id)).toBe(true);
+        await other.query("SELECT pg_advisory_unlock(7060001)");
+        expect((await sweepExpiredFiles(deps, { now })).ran).toBe(true);
+        expect(await exists(file.id)).toBe(false);
+      } finally {
+        await other.end();
+      }
+    });
+  });
+});
+
+describe("expiry warnings", () => {
+  it("flags files expiring within 3 days and mails each owner once", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    await server.ctx.db.insertInto("retention_rules").values({ server_id: srv.id, category: "cctv", days: 5 }).execute();
+    const soon = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + 2 * DAY) });
+    const byRule = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, category: "cctv", createdAt: new Date(now.getTime() - 3 * DAY) });
+    const later = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + 20 * DAY) });
+    const expiries = await fileExpiries(server.ctx.db, [soon.id, byRule.id, later.id]);
+    expect(expiries.get(byRule.id)?.getTime()).toBe(byRule.created_at.getTime() + 5 * DAY);
+
+    const sent: ExpiryNotice[] = [];
+    const options = { now, appName: "Stash", appUrl: server.url, send: async (n: ExpiryNotice) => void sent.push(n) };
+    await sendExpiryNotices(server.ctx.db, options);
+    const mine = sent.filter((n) => n.to === user.email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.subject).toBe("2 files on Stash will be deleted soon");
+    expect(mine[0]!.text).toContain(soon.original_filename);
+    expect(mine[0]!.text).toContain(byRule.original_filename);
+    expect(mine[0]!.text).not.toContain(later.original_filename);
+
+    await sendExpiryNotices(server.ctx.db, options);
+    expect(sent.filter((n) => n.to === user.email)).toHaveLength(1);
+  });
+
+  it("a failed send marks nothing, so the next run tries again", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + DAY) });
+    const failing = { now, appName: "Stash", appUrl: server.url, send: async () => { throw new Error("smtp down"); } };
+    await expect(sendExpiryNotices(server.ctx.db, failing)).rejects.toThrow("smtp down");
+    const sent: ExpiryNotice[] = [];
+    await sendExpiryNotices(server.ctx.db, { ...failing, send: async (n) => void sent.push(n) });
+    expect(sent.filter((n) => n.to === user.email)).toHaveLength(1);
+  });
+});
