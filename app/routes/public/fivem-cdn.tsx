@@ -57,9 +57,10 @@ export default function FivemCdn({ loaderData }: Route.ComponentProps) {
 
       <Section labelledBy="comparison-title">
         <SectionHeading id="comparison-title" title={b(FIVEM_CDN.comparisonTitle)} lead={FIVEM_CDN.comparisonLead} />
-        <div className="overflow-x-auto rounded-xl border bg-card">
-          <table className="w-full min-w-[560px] text-left text-sm">
-            <thead>
+        {/* Below 640 px each row becomes a card: topic, then both answers labelled by their column. */}
+        <div className="rounded-xl border bg-card sm:overflow-x-auto">
+          <table className="w-full text-left text-sm max-sm:block">
+            <thead className="max-sm:sr-only">
               <tr className="border-b">
                 {FIVEM_CDN.comparisonColumns.map((column, i) => (
                   <th key={column || "topic"} scope="col" className={cn("px-5 py-4 font-semibold", i === 2 && "text-primary")}>
@@ -68,22 +69,28 @@ export default function FivemCdn({ loaderData }: Route.ComponentProps) {
                 ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody className="max-sm:block">
               {FIVEM_CDN.comparison.map((row) => (
-                <tr key={row.topic} className="border-b last:border-0">
-                  <th scope="row" className="px-5 py-4 font-medium">
+                <tr key={row.topic} className="border-b last:border-0 max-sm:block max-sm:px-4 max-sm:py-3">
+                  <th scope="row" className="px-5 py-4 font-medium max-sm:block max-sm:p-0 max-sm:pb-1.5">
                     {row.topic}
                   </th>
-                  <td className="px-5 py-4 text-muted-foreground">
+                  <td className="px-5 py-4 text-muted-foreground max-sm:block max-sm:p-0 max-sm:py-1">
                     <span className="flex gap-2">
                       <X className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
-                      {row.webhook}
+                      <span>
+                        <span className="font-medium sm:hidden">Discord: </span>
+                        {row.webhook}
+                      </span>
                     </span>
                   </td>
-                  <td className="px-5 py-4">
+                  <td className="px-5 py-4 max-sm:block max-sm:p-0 max-sm:py-1">
                     <span className="flex gap-2">
                       <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                      {row.us}
+                      <span>
+                        <span className="font-medium text-primary sm:hidden">{appName}: </span>
+                        {row.us}
+                      </span>
                     </span>
                   </td>
                 </tr>
