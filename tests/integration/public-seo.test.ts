@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signUpAndSignIn } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -65,5 +66,17 @@ describe("sitemap, robots and page metadata", () => {
     const html = await (await server.request("/docs")).text();
     expect(html).toContain("https://stash.example.gg/api/upload");
     expect(html).not.toMatch(/localhost|127\.0\.0\.1/);
+  });
+
+  it("sends the /fivem-cdn hero button to /dashboard when signed in and to /auth otherwise", async () => {
+    const hero = (html: string) => {
+      const tag = /<a [^>]*data-testid="hero-cta"[^>]*>/.exec(html)?.[0] ?? "";
+      return /href="([^"]+)"/.exec(tag)?.[1];
+    };
+    expect(hero(await (await server.request("/fivem-cdn")).text())).toBe("/auth");
+    const { cookie } = await signUpAndSignIn(server);
+    const html = await (await server.request("/fivem-cdn", { headers: { Cookie: cookie } })).text();
+    expect(hero(html)).toBe("/dashboard");
+    expect(html).toContain("Go to Dashboard");
   });
 });

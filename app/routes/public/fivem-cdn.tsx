@@ -11,7 +11,7 @@ import { brand, FIVEM_CDN } from "~/lib/content/marketing";
 import { USE_CASES } from "~/lib/content/use-cases";
 import { seoMeta } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import { isSignedIn } from "~/services/public-session.server";
+import { getOptionalUser } from "~/services/guards.server";
 import type { Route } from "./+types/fivem-cdn";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     appName: context.config.APP_NAME,
     appUrl: context.config.appUrl,
     cdnUrl: context.config.cdnBaseUrl,
-    signedIn: await isSignedIn(request, context),
+    signedIn: Boolean(await getOptionalUser(request, context)),
   };
 }
 
