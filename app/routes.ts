@@ -18,6 +18,9 @@ export default [
 
   route("auth", "routes/auth/auth.tsx"),
   route("auth/sign-out", "routes/auth/sign-out.ts"),
+  route("auth/confirm", "routes/auth/confirm.tsx"),
+  route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
+  route("auth/reset-password", "routes/auth/reset-password.tsx"),
 
   layout("routes/portal/layout.tsx", [route("dashboard", "routes/portal/dashboard.tsx")]),
 

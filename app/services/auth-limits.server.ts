@@ -10,6 +10,7 @@ export const AUTH_LIMITS = {
   signUpIp: { points: 10, duration: 60 * 60 },
   resetIp: { points: 10, duration: 60 * 60 },
   resetAccount: { points: 3, duration: 60 * 60 },
+  resendIp: { points: 10, duration: 60 * 60 },
   resendAccount: { points: 3, duration: 60 * 60 },
 } satisfies Record<string, LimitRule>;
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser } from "../helpers/auth.ts";
+import { createTestUser, uniqueEmail } from "../helpers/auth.ts";
+import { linkIn, waitForOutboxMail } from "../helpers/mail.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -23,6 +24,40 @@ async function fillSignIn(page: Page, email: string, password: string) {
 }
 
 describe("accounts in the browser", { timeout: 120_000 }, () => {
+  it("a new user signs up, confirms from the mailed link, lands on /dashboard, signs out and signs in", async () => {
+    const email = uniqueEmail("newcomer");
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/auth`);
+    await page.getByRole("tab", { name: "Sign Up" }).click();
+    await page.getByLabel("Display Name").fill("Nova Newcomer");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("first-password");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect.poll(() => page.getByText("Account created!").isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText("Please check your email to confirm your account before signing in.").isVisible()).toBe(true);
+
+    await fillSignIn(page, email, "first-password");
+    await expect
+      .poll(() => page.getByRole("alert").first().textContent(), { timeout: 10_000 })
+      .toBe("Please check your email and click the confirmation link before signing in.");
+
+    const link = linkIn(await waitForOutboxMail(server.dataDir, email, "Confirm"), "/auth/confirm");
+    await page.goto(link);
+    await page.waitForURL(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByText("Email confirmed").isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByRole("button", { name: "User menu" }).textContent()).toBe("NN");
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/auth`);
+    await fillSignIn(page, email, "first-password");
+    await page.waitForURL(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByText("Welcome back!").isVisible(), { timeout: 10_000 }).toBe(true);
+    await context.close();
+  });
+
   it("signs in without a full reload, shows the user menu and signs out", async () => {
     const { email, password } = await createTestUser(server.ctx, { displayName: "Grace Hopper" });
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

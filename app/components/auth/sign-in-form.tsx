@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { validateSignIn } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
@@ -9,9 +9,10 @@ export interface SignInFormProps {
   redirectTo: string;
   serverError?: string | null;
   defaultEmail?: string;
+  offerResend?: boolean;
 }
 
-export function SignInForm({ redirectTo, serverError, defaultEmail = "" }: SignInFormProps) {
+export function SignInForm({ redirectTo, serverError, defaultEmail = "", offerResend = false }: SignInFormProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "signin";
   const [email, setEmail] = useState(defaultEmail);
@@ -36,6 +37,13 @@ export function SignInForm({ redirectTo, serverError, defaultEmail = "" }: SignI
       <input type="hidden" name="intent" value="signin" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <FormError message={clientError ?? serverError} />
+      {offerResend && !clientError ? (
+        <p className="text-sm">
+          <Link to="/auth/confirm" className="text-primary underline underline-offset-4">
+            Resend the confirmation email
+          </Link>
+        </p>
+      ) : null}
       <AuthField
         id="signin-email"
         label="Email"
@@ -59,6 +67,11 @@ export function SignInForm({ redirectTo, serverError, defaultEmail = "" }: SignI
         disabled={busy}
         maxLength={128}
       />
+      <div className="flex justify-end">
+        <Link to="/auth/forgot-password" className="text-sm text-primary underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
+      </div>
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Signing in..." : "Sign In"}
       </Button>

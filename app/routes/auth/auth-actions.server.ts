@@ -1,6 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
+import { sendAccountMail } from "~/services/account-mail.server";
 import { AuthError, registerWithPassword } from "~/services/accounts.server";
 import { consumeAuthLimit, peekAuthLimit, tooManyAttemptsMessage } from "~/services/auth-limits.server";
 import { createAuthenticator } from "~/services/authenticator.server";
@@ -14,6 +15,8 @@ export interface AuthActionData {
   intent: "signin" | "signup" | null;
   error: string;
   fields?: { email?: string; displayName?: string };
+  /** The address is not confirmed yet: offer to send the link again. */
+  offerResend?: boolean;
 }
 
 function text(form: FormData, name: string): string {
@@ -68,7 +71,10 @@ export async function handleSignIn(request: Request, form: FormData, context: Ap
     } else if (error.message === "Email not confirmed") {
       status = 403;
     }
-    return data<AuthActionData>({ intent: "signin", error: signInErrorMessage(error.message), fields }, { status });
+    return data<AuthActionData>(
+      { intent: "signin", error: signInErrorMessage(error.message), fields, offerResend: status === 403 },
+      { status },
+    );
   }
 }
 
@@ -86,11 +92,18 @@ export async function handleSignUp(form: FormData, context: AppLoadContext) {
   const ipLimit = await consumeAuthLimit(context.rateLimits, "signUpIp", context.clientIp);
   if (!ipLimit.allowed) return refused("signup", ipLimit, fields);
 
+  let registered: Awaited<ReturnType<typeof registerWithPassword>>;
   try {
-    await registerWithPassword(context.db, parsed.value);
+    registered = await registerWithPassword(context.db, parsed.value);
   } catch (error) {
     if (!(error instanceof EmailTakenError)) throw error;
     return data<AuthActionData>({ intent: "signup", error: signUpErrorMessage(error.message), fields }, { status: 409 });
+  }
+  try {
+    await sendAccountMail(context, "confirm", registered.user.email!, registered.confirmToken);
+  } catch (error) {
+    // The account exists either way; the confirmation page can send the link again.
+    context.logger.error({ err: error, userId: registered.user.id }, "confirmation mail could not be sent");
   }
   return redirect("/auth", {
     headers: await createToastHeaders({

@@ -100,6 +100,7 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
                   redirectTo={redirectTo}
                   serverError={errorFor("signin")}
                   defaultEmail={actionData?.intent === "signin" ? actionData.fields?.email : undefined}
+                  offerResend={actionData?.intent === "signin" && actionData.offerResend}
                 />
               </TabsContent>
               <TabsContent value="signup" className="mt-0">
