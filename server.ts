@@ -13,6 +13,7 @@ import { createAppContext, type AppContext } from "./app/services/app-context.se
 import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "./app/services/csrf.server.ts";
 import { DownloadCounter } from "./app/services/download-usage.server.ts";
+import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
@@ -51,6 +52,14 @@ async function loadBuild(config: Config, app: express.Express): Promise<() => Pr
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static("build/client", { maxAge: "1h", index: false }));
   return async () => build;
+}
+
+function requestHeaders(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
 }
 
 export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
@@ -140,7 +149,12 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
     }),
   );
 
-  const filePath = createFilePathHandler({ ctx, downloads, canReadPrivate: async () => false });
+  const filePath = createFilePathHandler({
+    ctx,
+    downloads,
+    canReadPrivate: (req, serverId) =>
+      canReadPrivateFile(ctx, { headers: requestHeaders(req), query: new URL(req.originalUrl, "http://x").searchParams, ip: req.ip ?? "unknown" }, serverId),
+  });
   app.all("/f/:serverId/:category/:filename", filePath);
   app.all("/f/{*rest}", (_req, res) => {
     res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });

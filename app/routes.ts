@@ -14,6 +14,9 @@ export default [
   route("api/search", "routes/api/search.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
+  route("api/download", "routes/api/download.ts"),
+  route("api/download/:id", "routes/api/download-by-id.ts"),
+  route("api/files/:id", "routes/api/file.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("auth", "routes/auth/auth.tsx"),

@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
+import { bumpUsage } from "./api-usage.server.ts";
 import type { Logger } from "./logger.server.ts";
 
 const FLUSH_INTERVAL_MS = 5_000;
@@ -54,7 +54,7 @@ export class DownloadCounter {
     this.pending = new Map();
     for (const entry of batch) {
       try {
-        await addDownloads(this.db, entry.serverId, entry.day, entry.downloads, entry.bytes);
+        await bumpUsage(this.db, entry.serverId, { downloads: entry.downloads, download_bytes: entry.bytes }, new Date(`${entry.day}T12:00:00Z`));
       } catch (error) {
         // A server deleted in the meantime has no row to count against; nothing else to do.
         this.logger.warn({ err: error, serverId: entry.serverId }, "could not record download usage");
@@ -66,14 +66,4 @@ export class DownloadCounter {
     clearInterval(this.timer);
     await this.flush();
   }
-}
-
-export async function addDownloads(db: Db, serverId: string, day: string, downloads: number, bytes: number): Promise<void> {
-  await sql`
-    INSERT INTO usage_daily (server_id, day, downloads, download_bytes)
-    VALUES (${serverId}, ${day}::date, ${downloads}, ${bytes})
-    ON CONFLICT (server_id, day) DO UPDATE
-      SET downloads = usage_daily.downloads + excluded.downloads,
-          download_bytes = usage_daily.download_bytes + excluded.download_bytes
-  `.execute(db);
 }

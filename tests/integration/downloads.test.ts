@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FileRecord } from "../../db/schema.ts";
+import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { filePath, seedFile } from "../helpers/files.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let owner: SeededAccount;
+let stranger: SeededAccount;
+let open: FileRecord;
+let hidden: FileRecord;
+const bytes = Buffer.from("evidence #1138: ".repeat(64));
+
+const asOwner = (key = owner.key) => ({ userId: owner.userId, serverId: owner.serverId, key });
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await seedAccount(server.ctx);
+  stranger = await seedAccount(server.ctx);
+  open = await seedFile(server, asOwner(), { bytes, mimeType: "text/plain", extension: "txt", originalFilename: "Beweis – Fall 7.txt" });
+  hidden = await seedFile(server, asOwner(), { bytes: Buffer.from("private body"), mimeType: "text/plain", extension: "txt", isPublic: false });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+const byPath = (file: FileRecord) => `/api/download?file=${file.server_id}/${file.category}/${file.filename}`;
+const byId = (file: FileRecord) => `/api/download/${file.id}`;
+
+describe.each([
+  ["/api/download?file=", byPath],
+  ["/api/download/{id}", byId],
+])("%s", (_name, url) => {
+  it("serves a public file without a key, as an attachment under its original name", async () => {
+    const res = await server.request(url(open));
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="Beweis _ Fall 7.txt"; filename*=UTF-8''Beweis%20%E2%80%93%20Fall%207.txt`);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(res.headers.get("etag")).toBe(`"${open.sha256}"`);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toBe("sandbox");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
+  it("answers HEAD, Range (206/416) and If-None-Match (304)", async () => {
+    const head = await server.request(url(open), { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(bytes.length));
+    expect(await head.text()).toBe("");
+
+    const part = await server.request(url(open), { headers: { Range: "bytes=0-7" } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 0-7/${bytes.length}`);
+    expect(await part.text()).toBe("evidence");
+
+    const beyond = await server.request(url(open), { headers: { Range: "bytes=999999-" } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get("content-range")).toBe(`bytes */${bytes.length}`);
+    expect(await beyond.json()).toMatchObject({ success: false, code: "range_not_satisfiable" });
+
+    const fresh = await server.request(url(open), { headers: { "If-None-Match": `"${open.sha256}"` } });
+    expect(fresh.status).toBe(304);
+  });
+
+  it("answers a private file with 404 without a key or with another server's key, and serves it with its own", async () => {
+    const anonymous = await server.request(url(hidden));
+    expect(anonymous.status).toBe(404);
+    expect(await anonymous.json()).toMatchObject({ success: false, code: "not_found" });
+    const foreign = await server.request(url(hidden), { headers: { "x-api-key": stranger.key } });
+    expect(foreign.status).toBe(404);
+    const bogus = await server.request(url(hidden), { headers: { Authorization: "Bearer sk_nope" } });
+    expect(bogus.status).toBe(404);
+    const keyed = await server.request(url(hidden), { headers: { Authorization: `Bearer ${owner.key}` } });
+    expect(keyed.status).toBe(200);
+    expect(await keyed.text()).toBe("private body");
+    expect(keyed.headers.get("cache-control")).toBe("private, no-cache");
+    const inQuery = await server.request(`${url(hidden)}${url(hidden).includes("?") ? "&" : "?"}apiKey=${owner.key}`);
+    expect(await inQuery.text()).toBe("private body");
+  });
+});
+
+describe("download requests that cannot be answered", () => {
+  it("refuses a malformed file reference with 400 and an unknown one with 404", async () => {
+    const bad = await server.request("/api/download?file=../../etc/passwd");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ success: false, code: "invalid_request" });
+    const missing = await server.request(`/api/download?file=${owner.serverId}/screenshots/nothing.png`);
+    expect(missing.status).toBe(404);
+    for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+      const res = await server.request(`/api/download/${id}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "not_found" });
+    }
+  });
+
+  it("accepts the full /f/ URL as the file reference", async () => {
+    const res = await server.request(`/api/download?file=${encodeURIComponent(`${server.url}${filePath(open)}`)}`);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  });
+});
+
+describe("private files on /f/", () => {
+  it("serves them with a key of their server only", async () => {
+    expect((await server.request(filePath(hidden))).status).toBe(404);
+    expect((await server.request(filePath(hidden), { headers: { "x-api-key": stranger.key } })).status).toBe(404);
+    const res = await server.request(filePath(hidden), { headers: { "x-api-key": owner.key } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("private body");
+  });
+});
+
+describe("GET /api/files/{id}", () => {
+  it("describes a public file without a key", async () => {
+    const res = await server.request(`/api/files/${open.id}`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      success: true,
+      status: "ok",
+      error: false,
+      id: open.id,
+      filename: open.filename,
+      original_filename: "Beweis – Fall 7.txt",
+      mime_type: "text/plain",
+      file_size: bytes.length,
+      is_public: true,
+      url: `${server.url}${filePath(open)}`,
+      thumbnail_url: null,
+      download_url: `${server.url}/api/download/${open.id}`,
+    });
+    expect(body.data.id).toBe(open.id);
+  });
+
+  it("answers 404 for a private file without its server's key", async () => {
+    expect((await server.request(`/api/files/${hidden.id}`)).status).toBe(404);
+    expect((await server.request(`/api/files/${hidden.id}`, { headers: { "x-api-key": stranger.key } })).status).toBe(404);
+    const keyed = await server.request(`/api/files/${hidden.id}`, { headers: { "x-api-key": owner.key } });
+    expect(keyed.status).toBe(200);
+    expect((await keyed.json()).is_public).toBe(false);
+  });
+});
