@@ -12,6 +12,8 @@ export default [
 
   route("api/health", "routes/api/health.ts"),
   route("api/search", "routes/api/search.ts"),
+  route("api/upload", "routes/api/upload.ts"),
+  route("api/upload/base64", "routes/api/upload-base64.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   route("api/download", "routes/api/download.ts"),

@@ -36,3 +36,15 @@ export function toFileView(cdnBaseUrl: string, file: FileRecord) {
 }
 
 export type FileView = ReturnType<typeof toFileView>;
+
+/** The 201 body of an upload: the first file's fields at the top level, every file in `files`. */
+export function uploadResponseBody(cdnBaseUrl: string, files: FileRecord[]) {
+  const views = files.map((file) => toFileView(cdnBaseUrl, file));
+  const first = views[0];
+  return {
+    ...first,
+    data: { id: first.id, url: first.url, link: first.link, public_url: first.public_url, filename: first.filename },
+    attachments: views.map((v) => ({ url: v.url, proxy_url: v.url })),
+    files: views,
+  };
+}

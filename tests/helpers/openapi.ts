@@ -53,7 +53,8 @@ export function validate(value: unknown, raw: Schema, at = "$"): string[] {
  * operation, the body is JSON matching its schema, CORS is open. Returns the parsed body.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export async function expectApiResponse(res: Response, method: string, path: string): Promise<any> {
+export async function expectApiResponse(res: Response, method: string, pathWithQuery: string): Promise<any> {
+  const path = pathWithQuery.split("?")[0];
   const operation = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Schema }> }> }>>)[path]?.[
     method.toLowerCase()
   ];

@@ -1,0 +1,257 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
+import type { FileRecord } from "../../db/schema.ts";
+import { ApiError, fileTooLarge } from "../lib/api-response.ts";
+import type { AppContext } from "../services/app-context.server.ts";
+import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "../services/upload-fields.server.ts";
+import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "../services/uploads.server.ts";
+
+/** Files one request may carry (Discord allows 10 attachments; a little headroom). */
+export const MAX_FILES_PER_REQUEST = 20;
+/** Room for multipart boundaries, part headers and text fields around the file bytes. */
+const MULTIPART_OVERHEAD = 1024 * 1024;
+const JSON_OVERHEAD = 64 * 1024;
+/** JSON, data-URI and base64 keys clients put the file in. */
+const BASE64_KEYS = ["base64", "file", "data", "image", "video", "audio", "content", "screenshot"];
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+const DATA_URI = /^data:([^;,]*)((?:;[^;,]*)*?);base64,/i;
+
+export type UploadBodyKind = "any" | "json" | "raw";
+
+export interface ReceivedUpload {
+  uploads: StoredUpload[];
+  fields: UploadFields;
+}
+
+function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "text" | "raw" {
+  if (allowed === "raw") return "raw";
+  if (allowed === "json") return "text";
+  if (contentType.startsWith("multipart/form-data")) return "multipart";
+  if (/^(image|video|audio)\//.test(contentType) || contentType.startsWith("application/octet-stream") || contentType.startsWith("application/pdf")) return "raw";
+  return "text";
+}
+
+/** Largest body worth reading: the file limit plus framing; base64 is 4/3 of its bytes. */
+function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number): number {
+  if (kind === "text") return Math.ceil((maxBytes * 4) / 3) + JSON_OVERHEAD;
+  if (kind === "multipart") return maxBytes + MULTIPART_OVERHEAD;
+  return maxBytes;
+}
+
+function requireBody(request: Request): ReadableStream<Uint8Array> {
+  if (!request.body) throw new ApiError(400, "missing_file", "No file provided");
+  return request.body;
+}
+
+/**
+ * Reads an upload request of any form clients send (multipart with any file field names, JSON with
+ * base64 or a data URI, a raw data-URI text body, raw bytes) into stored uploads and fields.
+ * Refuses an over-limit Content-Length before reading; streams files straight to the blob store.
+ * On failure every blob it stored is deleted before it throws.
+ */
+export async function receiveUpload(ctx: AppContext, request: Request, target: UploadTarget, allowed: UploadBodyKind = "any"): Promise<ReceivedUpload> {
+  const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
+  const kind = kindOf(contentType, allowed);
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  const cap = bodyCap(kind, target.maxBytes);
+  if (Number.isFinite(declared) && declared > cap) {
+    const error = fileTooLarge(target.maxBytes, kind === "text" ? Math.floor((declared * 3) / 4) : declared);
+    // Nothing of the body is read; closing the connection after the answer ends it.
+    throw new ApiError(error.status, error.code, error.message, error.details, { Connection: "close" });
+  }
+  const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
+  if (kind === "multipart") return receiveMultipart(ctx, request, target, query, contentType, cap);
+  const body = requireBody(request);
+  try {
+    if (kind === "raw") {
+      const name = sanitiseDisplayName(request.headers.get("x-filename") ?? undefined);
+      const upload = await storeUpload(ctx, target, body.values({ preventCancel: true }), {
+        category: query.category,
+        clientFilename: query.filename ?? name,
+      });
+      return { uploads: [upload], fields: query };
+    }
+    return await receiveText(ctx, body, target, query, cap);
+  } catch (error) {
+    void drain(body, cap);
+    throw error;
+  }
+}
+
+/** Receive, then commit: the whole upload request, all files or none. */
+export async function handleUpload(ctx: AppContext, request: Request, target: UploadTarget, allowed: UploadBodyKind = "any"): Promise<FileRecord[]> {
+  const { uploads, fields } = await receiveUpload(ctx, request, target, allowed);
+  if (fields.serverId && fields.serverId !== target.serverId) {
+    await discardUploads(ctx, uploads);
+    throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
+  }
+  return commitUploads(ctx, target, uploads, fields);
+}
+
+function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, query: UploadFields, contentType: string, cap: number): Promise<ReceivedUpload> {
+  const source = Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": contentType },
+      defParamCharset: "utf8",
+      limits: { files: MAX_FILES_PER_REQUEST, fields: 100, fieldSize: 64 * 1024, parts: 200, headerPairs: 50 },
+    });
+  } catch {
+    throw new ApiError(400, "invalid_request", "Malformed multipart body");
+  }
+  const rawFields: Record<string, string> = {};
+  const uploads: StoredUpload[] = [];
+  let slots = 0;
+  const pending: Promise<unknown>[] = [];
+  let active: Readable | undefined;
+  let failure: unknown;
+  let settle!: { resolve(value: ReceivedUpload): void; reject(error: unknown): void };
+  const done = new Promise<ReceivedUpload>((resolve, reject) => (settle = { resolve, reject }));
+
+  const finish = async () => {
+    await Promise.allSettled(pending);
+    if (failure) {
+      await discardUploads(ctx, uploads);
+      settle.reject(failure);
+      return;
+    }
+    let fields: UploadFields;
+    try {
+      fields = mergeFields(query, parseUploadFields(rawFields));
+    } catch (error) {
+      await discardUploads(ctx, uploads);
+      settle.reject(error);
+      return;
+    }
+    if (uploads.length === 0) {
+      settle.reject(new ApiError(400, "missing_file", "No file provided"));
+      return;
+    }
+    settle.resolve({ uploads, fields });
+  };
+  const fail = (error: unknown) => {
+    if (failure) return;
+    failure = error;
+    active?.destroy();
+    // Discard the rest of the body (see drain) while the answer goes out.
+    source.unpipe(parser);
+    let seen = 0;
+    source.on("data", (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > cap) source.destroy();
+    });
+    source.resume();
+    void finish();
+  };
+
+  parser.on("field", (name, value, info) => {
+    if (info.valueTruncated) fail(new ApiError(400, "invalid_request", `Field ${name} is too long`, { field: name }));
+    else if (!(name in rawFields)) rawFields[name] = value;
+  });
+  parser.on("file", (_field, stream, info) => {
+    if (failure) {
+      stream.resume();
+      return;
+    }
+    active = stream;
+    const slot = slots++;
+    const categoryNow = rawFields.category ?? rawFields.folder;
+    const task = storeUpload(ctx, target, stream, {
+      category: categoryNow !== undefined ? sanitiseCategory(categoryNow) : query.category,
+      clientFilename: sanitiseDisplayName(info.filename),
+    }).then(
+      (upload) => {
+        uploads[slot] = upload;
+        if (failure) return discardUploads(ctx, [upload]);
+      },
+      (error) => fail(error),
+    );
+    pending.push(task);
+  });
+  parser.on("filesLimit", () => fail(new ApiError(400, "invalid_request", `At most ${MAX_FILES_PER_REQUEST} files per request`)));
+  parser.on("error", () => fail(new ApiError(400, "invalid_request", "Malformed multipart body")));
+  parser.on("close", () => {
+    if (!failure) void finish();
+  });
+  source.on("error", (error) => {
+    fail(new ApiError(400, "invalid_request", "The upload was interrupted", { reason: error.message }));
+    parser.destroy(error);
+  });
+  source.pipe(parser);
+  return done;
+}
+
+/**
+ * Reads and discards the rest of a refused body, so the client (still sending) gets to read the
+ * answer instead of a connection reset; past `limit` bytes the connection is cut after all.
+ */
+async function drain(body: ReadableStream<Uint8Array>, limit: number): Promise<void> {
+  let seen = 0;
+  try {
+    const reader = body.getReader();
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      seen += next.value.length;
+      if (seen > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away or the body was already consumed: nothing left to drain.
+  }
+}
+
+async function readCapped(body: ReadableStream<Uint8Array>, cap: number, maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body.values({ preventCancel: true })) {
+    length += chunk.length;
+    if (length > cap) throw fileTooLarge(maxBytes, Math.floor((length * 3) / 4));
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function decodeBase64(value: string, maxBytes: number): { bytes: Buffer; mime?: string } {
+  let text = value.trim();
+  let mime: string | undefined;
+  const match = DATA_URI.exec(text);
+  if (match) {
+    mime = match[1] || undefined;
+    text = text.slice(match[0].length);
+  } else if (text.startsWith("data:")) {
+    throw new ApiError(400, "invalid_request", "Only base64 data URIs are accepted");
+  }
+  text = text.replace(/\s+/g, "");
+  if (!text || !BASE64.test(text)) throw new ApiError(400, "invalid_request", "The file is not valid base64");
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length > maxBytes) throw fileTooLarge(maxBytes, bytes.length);
+  return { bytes, mime };
+}
+
+async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, target: UploadTarget, query: UploadFields, cap: number): Promise<ReceivedUpload> {
+  const text = (await readCapped(body, cap, target.maxBytes)).trim();
+  if (!text) throw new ApiError(400, "missing_file", "No file provided");
+  let payload: string;
+  let fields = query;
+  if (text.startsWith("{")) {
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, "invalid_request", "The body is not valid JSON");
+    }
+    const key = BASE64_KEYS.find((k) => typeof json[k] === "string" && json[k]);
+    if (!key) throw new ApiError(400, "missing_file", `No file provided (send it as base64 or a data URI in one of: ${BASE64_KEYS.slice(0, 3).join(", ")})`);
+    payload = json[key] as string;
+    const { [key]: _file, ...rest } = json;
+    fields = mergeFields(query, parseUploadFields(rest));
+  } else {
+    payload = text;
+  }
+  const { bytes } = decodeBase64(payload, target.maxBytes);
+  const upload = await storeUpload(ctx, target, Readable.from([bytes]), { category: fields.category, clientFilename: fields.filename });
+  return { uploads: [upload], fields };
+}

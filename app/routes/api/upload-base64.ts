@@ -1,0 +1,18 @@
+import { apiError, apiSuccess } from "~/lib/api-response";
+import { handleUpload } from "~/http/upload-request.server";
+import { keyedUploadTarget } from "~/services/upload-targets.server";
+import { withApiKey } from "~/services/api-route.server";
+import { uploadResponseBody } from "~/services/file-views.server";
+import type { Route } from "./+types/upload-base64";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return withApiKey(context, request, { action: "file.upload", permission: "upload" }, async (caller) => {
+    const target = await keyedUploadTarget(context, caller);
+    const files = await handleUpload(context, request, target, "json");
+    return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
+  });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", "Use POST to upload", {}, { Allow: "POST, OPTIONS" });
+}

@@ -1,0 +1,272 @@
+import { sql } from "kysely";
+import type { Db } from "../../db/index.ts";
+import type { FileRecord } from "../../db/schema.ts";
+import { ApiError, fileTooLarge } from "../lib/api-response.ts";
+import { PLANS, type Tier } from "../lib/plans.ts";
+import type { AppContext } from "./app-context.server.ts";
+import { bumpUsage } from "./api-usage.server.ts";
+import { randomString } from "./ids.server.ts";
+import { getAccountQuota, reserveQuota } from "./quota.server.ts";
+import { DEFAULT_CATEGORY, type UploadFields } from "./upload-fields.server.ts";
+import { processStoredUpload } from "./upload-processing.server.ts";
+import { assertTypeAllowed, detectType, SNIFF_BYTES } from "./upload-types.server.ts";
+
+const MB = 1024 * 1024;
+const DAY_MS = 86_400_000;
+
+/** Where an upload goes and what it may be: resolved from a key, a presigned grant or a webhook. */
+export interface UploadTarget {
+  serverId: string;
+  /** The server's owner, whose quota the upload uses. */
+  userId: string;
+  tier: Tier;
+  maxBytes: number;
+  allowedTypes: string[];
+  defaultPublic: boolean;
+  /** servers.strip_metadata and servers.convert_to_webp, for the processing seam. */
+  stripMetadata: boolean;
+  convertToWebp: boolean;
+  /** Values a presigned grant fixed; they win over what the client sends. */
+  forced?: { category?: string; playerName?: string; playerIdentifier?: string };
+}
+
+export interface StoredVariant {
+  variant: string;
+  storageKey: string;
+  mimeType: string;
+  sizeBytes: number;
+  width: number | null;
+  height: number | null;
+}
+
+/** A file whose bytes are in the blob store but which has no row yet. */
+export interface StoredUpload {
+  storageKey: string;
+  /** The generated stored name, the last segment of the file's URL. */
+  filename: string;
+  originalFilename: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  variants: StoredVariant[];
+}
+
+
+/** The upload target of a server, or throws 403 for a server that is not active. */
+export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string): Promise<UploadTarget> {
+  const row = await db
+    .selectFrom("servers")
+    .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
+    .select(["servers.id", "servers.user_id", "servers.status", "servers.max_file_size_mb", "servers.allowed_file_types", "servers.default_public", "servers.strip_metadata", "servers.convert_to_webp", "subscriptions.tier"])
+    .where("servers.id", "=", serverId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(404, "not_found", "Server not found");
+  if (row.status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+  return {
+    serverId: row.id,
+    userId: row.user_id,
+    tier: (row.tier ?? "free") as Tier,
+    maxBytes: Math.min(row.max_file_size_mb * MB, maxUploadBytes),
+    allowedTypes: row.allowed_file_types,
+    defaultPublic: row.default_public,
+    stripMetadata: row.strip_metadata,
+    convertToWebp: row.convert_to_webp,
+  };
+}
+
+/** Refuses before any byte is read when the account is already full. */
+export async function assertQuotaNotFull(db: Db, userId: string): Promise<void> {
+  const quota = await getAccountQuota(db, userId);
+  if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
+}
+
+function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
+  return new ApiError(413, "quota_exceeded", "Storage quota exceeded. Upgrade your plan or delete files to free space.", {
+    quota_bytes: quotaBytes,
+    used_bytes: usedBytes,
+  });
+}
+
+function newStoredName(ext: string): string {
+  return `${randomString(20, "0123456789abcdefghijklmnopqrstuvwxyz")}.${ext}`;
+}
+
+async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    if (head.length) yield head;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+export interface StoreHints {
+  /** The category known when the bytes arrive; part of the storage key only (rows use the final one). */
+  category?: string;
+  clientFilename?: string;
+}
+
+/**
+ * Streams one file into the blob store: sniffs its type from the first bytes (415 before anything
+ * is written), stores it under a generated name with the size limit enforced while streaming (413),
+ * then runs the processing seam. Nothing is left behind when it throws.
+ */
+export async function storeUpload(ctx: AppContext, target: UploadTarget, source: AsyncIterable<Uint8Array>, hints: StoreHints = {}): Promise<StoredUpload> {
+  const iterator = source[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let headLength = 0;
+  let done = false;
+  try {
+    while (headLength < SNIFF_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      chunks.push(next.value);
+      headLength += next.value.length;
+    }
+    if (headLength > target.maxBytes) throw fileTooLarge(target.maxBytes, headLength);
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+  const head = Buffer.concat(chunks);
+  if (head.length === 0) {
+    await iterator.return?.();
+    throw new ApiError(400, "missing_file", "The file is empty");
+  }
+  const type = await detectType(head.subarray(0, SNIFF_BYTES));
+  try {
+    assertTypeAllowed(target.allowedTypes, type);
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+
+  const category = target.forced?.category ?? hints.category ?? DEFAULT_CATEGORY;
+  const filename = newStoredName(type.ext);
+  const storageKey = `${target.serverId}/${category}/${filename}`;
+  const body = done ? prepend(head, (async function* () {})()) : prepend(head, iterator);
+  let put;
+  try {
+    put = await ctx.blobs.put(storageKey, body, { maxBytes: target.maxBytes, contentType: type.mime });
+  } catch (error) {
+    // By name: the app bundle and the host each load their own copy of the storage module.
+    if (error instanceof Error && error.name === "BlobTooLargeError") {
+      throw fileTooLarge(target.maxBytes, (error as Error & { receivedBytes: number }).receivedBytes);
+    }
+    throw error;
+  }
+  const stored: StoredUpload = {
+    storageKey,
+    filename,
+    originalFilename: hints.clientFilename ?? `${category}.${type.ext}`,
+    mimeType: type.mime,
+    sizeBytes: put.size,
+    sha256: put.sha256,
+    width: null,
+    height: null,
+    durationMs: null,
+    variants: [],
+  };
+  try {
+    return await processStoredUpload(ctx, target, stored);
+  } catch (error) {
+    await discardUploads(ctx, [stored]);
+    throw error;
+  }
+}
+
+/** Deletes the blobs of uploads that will not get rows. Best effort: the orphan sweep catches the rest. */
+export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): Promise<void> {
+  const keys = uploads.flatMap((u) => [u.storageKey, ...u.variants.map((v) => v.storageKey)]);
+  await Promise.all(
+    keys.map((key) => ctx.blobs.delete(key).catch((error) => ctx.logger.warn({ err: error, key }, "could not delete a discarded upload"))),
+  );
+}
+
+async function expiryFor(db: Db, target: UploadTarget, category: string, now: Date): Promise<Date | null> {
+  const rule = await db
+    .selectFrom("retention_rules")
+    .select("days")
+    .where("server_id", "=", target.serverId)
+    .where("category", "=", category)
+    .executeTakeFirst();
+  const days = [PLANS[target.tier]?.retentionDays, rule?.days].filter((d): d is number => typeof d === "number" && d > 0);
+  return days.length ? new Date(now.getTime() + Math.min(...days) * DAY_MS) : null;
+}
+
+/**
+ * Makes stored uploads real, all or none, in one transaction: reserves their total size of the
+ * owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it), adds it to the
+ * server's usage, inserts the rows and variants and counts the upload. On any failure the blobs
+ * are deleted and nothing in the database changed.
+ */
+export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<FileRecord[]> {
+  const now = new Date();
+  const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
+  const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      if (!(await reserveQuota(trx, target.userId, total, now))) {
+        const quota = await getAccountQuota(trx, target.userId, now);
+        throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
+      }
+      await trx
+        .updateTable("servers")
+        .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
+        .where("id", "=", target.serverId)
+        .execute();
+      const expiresAt = await expiryFor(trx, target, category, now);
+      const rows = await trx
+        .insertInto("files")
+        .values(
+          uploads.map((u) => ({
+            server_id: target.serverId,
+            user_id: target.userId,
+            storage_key: u.storageKey,
+            filename: u.filename,
+            original_filename: uploads.length === 1 && fields.filename ? fields.filename : u.originalFilename,
+            category,
+            mime_type: u.mimeType,
+            size_bytes: u.sizeBytes,
+            sha256: u.sha256,
+            width: u.width,
+            height: u.height,
+            duration_ms: u.durationMs,
+            is_public: fields.isPublic ?? target.defaultPublic,
+            player_name: target.forced?.playerName ?? fields.playerName ?? null,
+            player_identifier: target.forced?.playerIdentifier ?? fields.playerIdentifier ?? null,
+            metadata: JSON.stringify(fields.metadata ?? {}),
+            created_at: now,
+            expires_at: expiresAt,
+          })),
+        )
+        .returningAll()
+        .execute();
+      // Match rows to uploads by key rather than trusting RETURNING order.
+      const byKey = new Map(rows.map((r) => [r.storage_key, r]));
+      const variants = uploads.flatMap((u) =>
+        u.variants.map((v) => ({
+          file_id: byKey.get(u.storageKey)!.id,
+          variant: v.variant,
+          storage_key: v.storageKey,
+          mime_type: v.mimeType,
+          size_bytes: v.sizeBytes,
+          width: v.width,
+          height: v.height,
+        })),
+      );
+      if (variants.length) await trx.insertInto("file_variants").values(variants).execute();
+      await bumpUsage(trx, target.serverId, { uploads: uploads.length, upload_bytes: total }, now);
+      return uploads.map((u) => byKey.get(u.storageKey)!);
+    });
+  } catch (error) {
+    await discardUploads(ctx, uploads);
+    throw error;
+  }
+}
