@@ -2,17 +2,17 @@ import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { ApiError, fileTooLarge } from "../lib/api-response.ts";
-import { PLANS, type Tier } from "../lib/plans.ts";
+import type { Tier } from "../lib/plans.ts";
 import type { AppContext } from "./app-context.server.ts";
 import { bumpUsage } from "./api-usage.server.ts";
 import { randomString } from "./ids.server.ts";
+import { computeFileExpiry } from "./retention.server.ts";
 import { getAccountQuota, reserveQuota } from "./quota.server.ts";
 import { DEFAULT_CATEGORY, type UploadFields } from "./upload-fields.server.ts";
 import { processStoredUpload } from "./upload-processing.server.ts";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "./upload-types.server.ts";
 
 const MB = 1024 * 1024;
-const DAY_MS = 86_400_000;
 
 /** Where an upload goes and what it may be: resolved from a key, a presigned grant or a webhook. */
 export interface UploadTarget {
@@ -189,17 +189,6 @@ export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): 
   );
 }
 
-async function expiryFor(db: Db, target: UploadTarget, category: string, now: Date): Promise<Date | null> {
-  const rule = await db
-    .selectFrom("retention_rules")
-    .select("days")
-    .where("server_id", "=", target.serverId)
-    .where("category", "=", category)
-    .executeTakeFirst();
-  const days = [PLANS[target.tier]?.retentionDays, rule?.days].filter((d): d is number => typeof d === "number" && d > 0);
-  return days.length ? new Date(now.getTime() + Math.min(...days) * DAY_MS) : null;
-}
-
 /**
  * Makes stored uploads real, all or none, in one transaction: reserves their total size of the
  * owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it), adds it to the
@@ -221,7 +210,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
         .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
         .where("id", "=", target.serverId)
         .execute();
-      const expiresAt = await expiryFor(trx, target, category, now);
+      const expiresAt = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, now });
       const rows = await trx
         .insertInto("files")
         .values(
