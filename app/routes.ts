@@ -27,9 +27,20 @@ export default [
   route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/auth/reset-password.tsx"),
 
-  layout("routes/portal/layout.tsx", [route("dashboard", "routes/portal/dashboard.tsx")]),
+  route("dashboard/connection-test", "routes/portal/connection-test.ts"),
+  route("api-keys/sharex.sxcu", "routes/portal/sharex-config.ts"),
+  layout("routes/portal/layout.tsx", [
+    route("dashboard", "routes/portal/dashboard.tsx"),
+    route("servers", "routes/portal/servers.tsx"),
+    route("servers/:serverId", "routes/portal/server-detail.tsx"),
+    route("api-keys", "routes/portal/api-keys.tsx"),
+    route("analytics", "routes/portal/analytics.tsx"),
+  ]),
 
-  layout("routes/admin/layout.tsx", []),
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/servers", "routes/admin/servers.tsx"),
+  ]),
 
   route("*", "routes/public/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -141,3 +141,27 @@ export async function deleteServerWithFiles(
   }
   return { server: outcome.server, filesDeleted: outcome.fileCount, bytesReleased: outcome.bytes, blobErrors };
 }
+
+export type ServerWithUsage = Server & ServerUsage;
+
+/** The user's servers, newest first, each with what its files take up. */
+export async function listServersWithUsage(db: Db, userId: string): Promise<ServerWithUsage[]> {
+  const [servers, usage] = await Promise.all([
+    db.selectFrom("servers").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").execute(),
+    db
+      .selectFrom("files")
+      .select(["server_id", sql<number>`count(*)::int`.as("count"), sql<string>`sum(size_bytes)`.as("bytes")])
+      .where("user_id", "=", userId)
+      .groupBy("server_id")
+      .execute(),
+  ]);
+  const byServer = new Map(usage.map((u) => [u.server_id, u]));
+  return servers.map((s) => ({ ...s, fileCount: Number(byServer.get(s.id)?.count ?? 0), usedBytes: Number(byServer.get(s.id)?.bytes ?? 0) }));
+}
+
+/** The owner sees their own servers; an admin may open any (the admin list links here). */
+export function findServerForViewer(db: Db, viewer: { id: string; role: string }, serverId: string): Promise<Server | undefined> {
+  let query = db.selectFrom("servers").selectAll().where("id", "=", serverId);
+  if (viewer.role !== "admin") query = query.where("user_id", "=", viewer.id);
+  return query.executeTakeFirst();
+}

@@ -1,15 +1,120 @@
+import { Activity, BookOpen, FileImage, HardDrive, Images, KeyRound, Plus, Server, Upload } from "lucide-react";
+import { Link } from "react-router";
+import { ConnectionTests } from "~/components/dashboard/connection-tests";
+import { PageHeader } from "~/components/portal/page-header";
+import { StatCard } from "~/components/portal/stat-card";
+import { StatusBadge } from "~/components/servers/server-card";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { formatGb } from "~/lib/portal-format";
 import { pageTitle } from "~/lib/site";
+import { DASHBOARD_SERVER_COUNT, getDashboardStats } from "~/services/dashboard-stats.server";
+import { requireUser } from "~/services/guards.server";
+import { listServersForUser } from "~/services/servers.server";
 import type { Route } from "./+types/dashboard";
 
-export function meta() {
-  return [{ title: pageTitle("Dashboard") }];
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle("Dashboard", matches[0]?.loaderData?.appName) }];
 }
 
-export default function Dashboard(_: Route.ComponentProps) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const [stats, servers] = await Promise.all([
+    // Spec: stat failures are only logged; the cards then show zeros.
+    getDashboardStats(context.db, user.id).catch((error: unknown) => {
+      context.logger.error({ err: error }, "dashboard stats failed");
+      return null;
+    }),
+    listServersForUser(context.db, user.id),
+  ]);
+  return {
+    displayName: user.displayName,
+    stats,
+    servers: servers.slice(0, DASHBOARD_SERVER_COUNT).map((s) => ({ id: s.id, name: s.name, status: s.status, description: s.description })),
+  };
+}
+
+const QUICK_ACTIONS = [
+  { label: "Upload Media", to: "/upload", icon: Upload },
+  { label: "View Gallery", to: "/gallery", icon: Images },
+  { label: "Manage API Keys", to: "/api-keys", icon: KeyRound },
+  { label: "View Docs", to: "/docs", icon: BookOpen },
+];
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { stats, servers, displayName } = loaderData;
   return (
-    <section className="space-y-2">
-      <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
-      <p className="text-muted-foreground">Your servers, media and usage at a glance.</p>
-    </section>
+    <div className="space-y-6">
+      <PageHeader title="Dashboard" description={`Welcome back${displayName ? `, ${displayName}` : ""}. Your servers, media and usage at a glance.`} />
+      <section aria-label="Statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <StatCard title="Total Servers" value={stats?.totalServers ?? 0} icon={Server} hint="Registered game servers" />
+        <StatCard title="Media Files" value={stats?.mediaFiles ?? 0} icon={FileImage} hint="Files stored" />
+        <StatCard
+          title="Storage Used"
+          value={`${formatGb(stats?.storageUsedBytes ?? 0)} GB`}
+          icon={HardDrive}
+          hint={`of ${stats?.quotaGb ?? 5} GB available`}
+        />
+        <StatCard title="API Calls" value={stats?.apiCalls30d ?? 0} icon={Activity} hint="Last 30 days" />
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Quick Actions</CardTitle>
+          </CardHeader>
+          <CardContent className="grid grid-cols-2 gap-3">
+            {QUICK_ACTIONS.map(({ label, to, icon: Icon }) => (
+              <Link
+                key={to}
+                to={to}
+                className="flex flex-col items-center gap-2 rounded-lg border p-4 text-center text-sm font-medium transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                <Icon className="size-6 text-primary" aria-hidden />
+                {label}
+              </Link>
+            ))}
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader className="flex flex-row items-center justify-between space-y-0">
+            <CardTitle>Your Servers</CardTitle>
+            {servers.length ? (
+              <Button asChild variant="ghost" size="sm">
+                <Link to="/servers">View all</Link>
+              </Button>
+            ) : null}
+          </CardHeader>
+          <CardContent>
+            {servers.length === 0 ? (
+              <div className="flex flex-col items-center gap-3 py-6 text-center">
+                <p className="text-muted-foreground">No servers configured</p>
+                <Button asChild size="sm">
+                  <Link to="/servers?new=1">
+                    <Plus aria-hidden /> Add Server
+                  </Link>
+                </Button>
+              </div>
+            ) : (
+              <ul className="divide-y" aria-label="Your servers">
+                {servers.map((s) => (
+                  <li key={s.id}>
+                    <Link to={`/servers/${s.id}`} className="flex items-center justify-between gap-2 rounded-sm py-3 hover:text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+                      <span className="min-w-0">
+                        <span className="block truncate font-medium">{s.name}</span>
+                        <span className="block truncate text-sm text-muted-foreground">{s.description || "No description"}</span>
+                      </span>
+                      <StatusBadge status={s.status} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      <ConnectionTests />
+    </div>
   );
 }

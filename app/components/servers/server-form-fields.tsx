@@ -1,0 +1,136 @@
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import { DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_SIZE_MB, FILE_TYPE_OPTIONS, SERVER_NAME_MAX } from "~/lib/server-form";
+import { cn } from "~/lib/utils";
+
+export interface ServerFormDefaults {
+  name: string;
+  description: string | null;
+  endpointUrl: string | null;
+  maxFileSizeMb: number;
+  allowedFileTypes: string[];
+}
+
+export const EMPTY_SERVER_FORM: ServerFormDefaults = {
+  name: "",
+  description: "",
+  endpointUrl: "",
+  maxFileSizeMb: DEFAULT_MAX_FILE_SIZE_MB,
+  allowedFileTypes: DEFAULT_FILE_TYPES,
+};
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="text-sm text-destructive" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/**
+ * The create and edit forms' fields. Uncontrolled, so a form reset restores the defaults
+ * and the fields post without JavaScript.
+ */
+export function ServerFormFields({
+  idPrefix,
+  defaults,
+  errors = {},
+  maxSizeInput,
+}: {
+  idPrefix: string;
+  defaults: ServerFormDefaults;
+  errors?: Record<string, string>;
+  maxSizeInput: number;
+}) {
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const describedBy = (name: string) => (errors[name] ? id(`${name}-error`) : undefined);
+  return (
+    <div className="grid gap-4">
+      <div className="grid gap-2">
+        <Label htmlFor={id("name")}>Server Name</Label>
+        <Input
+          id={id("name")}
+          name="name"
+          required
+          maxLength={SERVER_NAME_MAX}
+          defaultValue={defaults.name}
+          placeholder="Los Santos Roleplay"
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={describedBy("name")}
+        />
+        <FieldError id={id("name-error")} message={errors.name} />
+      </div>
+      <div className="grid gap-2">
+        <Label htmlFor={id("description")}>Description</Label>
+        <Textarea
+          id={id("description")}
+          name="description"
+          rows={2}
+          defaultValue={defaults.description ?? ""}
+          placeholder="What this server is about"
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={describedBy("description")}
+        />
+        <FieldError id={id("description-error")} message={errors.description} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-2">
+          <Label htmlFor={id("endpointUrl")}>Endpoint URL</Label>
+          <Input
+            id={id("endpointUrl")}
+            name="endpointUrl"
+            type="url"
+            defaultValue={defaults.endpointUrl ?? ""}
+            placeholder="https://your-server.example.com"
+            aria-invalid={errors.endpointUrl ? true : undefined}
+            aria-describedby={describedBy("endpointUrl")}
+          />
+          <FieldError id={id("endpointUrl-error")} message={errors.endpointUrl} />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor={id("maxFileSizeMb")}>Max File Size (MB)</Label>
+          <Input
+            id={id("maxFileSizeMb")}
+            name="maxFileSizeMb"
+            type="number"
+            min={1}
+            max={maxSizeInput}
+            step={1}
+            defaultValue={defaults.maxFileSizeMb}
+            aria-invalid={errors.maxFileSizeMb ? true : undefined}
+            aria-describedby={describedBy("maxFileSizeMb")}
+          />
+          <FieldError id={id("maxFileSizeMb-error")} message={errors.maxFileSizeMb} />
+        </div>
+      </div>
+      <fieldset className="grid gap-2" aria-describedby={describedBy("allowedFileTypes")}>
+        <legend className="mb-2 text-sm font-medium">Allowed File Types</legend>
+        <div className="flex flex-wrap gap-2">
+          {FILE_TYPE_OPTIONS.map((type) => (
+            <label key={type} className="cursor-pointer">
+              <input
+                type="checkbox"
+                name="allowedFileTypes"
+                value={type}
+                defaultChecked={defaults.allowedFileTypes.includes(type)}
+                className="peer sr-only"
+              />
+              <span
+                className={cn(
+                  "inline-flex h-8 items-center rounded-full border px-3 text-sm font-medium uppercase transition-colors",
+                  "text-muted-foreground peer-checked:border-primary peer-checked:bg-primary peer-checked:text-primary-foreground",
+                  "peer-focus-visible:ring-2 peer-focus-visible:ring-ring peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-background",
+                )}
+              >
+                {type}
+              </span>
+            </label>
+          ))}
+        </div>
+        <FieldError id={id("allowedFileTypes-error")} message={errors.allowedFileTypes} />
+      </fieldset>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { RefreshCw } from "lucide-react";
+import { useFetcher } from "react-router";
+import { CopyButton } from "~/components/portal/copy-button";
+import { useActionToast } from "~/components/portal/use-action-toast";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import type { ActionResult } from "~/lib/action-result";
+
+/** A Discord-compatible webhook URL: scripts that post to Discord only swap the URL. */
+export function WebhookCard({ url }: { url: string }) {
+  const fetcher = useFetcher<ActionResult>();
+  useActionToast(fetcher.data);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Discord-compatible Webhook</CardTitle>
+        <CardDescription>
+          Paste this where a script expects a Discord webhook URL. Files it posts are stored on this server and the answer looks like Discord&apos;s.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <Label htmlFor="webhook-url">Webhook URL</Label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Input id="webhook-url" readOnly value={url} className="font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+          <div className="flex shrink-0 gap-2">
+            <CopyButton text={url} label="Copy URL" />
+            <fetcher.Form
+              method="post"
+              onSubmit={(e) => {
+                if (!window.confirm("Rotate the webhook URL? Scripts using the current URL stop working.")) e.preventDefault();
+              }}
+            >
+              <input type="hidden" name="intent" value="webhook-rotate" />
+              <Button type="submit" variant="outline" size="sm" disabled={fetcher.state !== "idle"}>
+                <RefreshCw aria-hidden /> Rotate
+              </Button>
+            </fetcher.Form>
+          </div>
+        </div>
+        <p className="text-xs text-muted-foreground">Keep it secret: anyone with this URL can upload to this server. Rotating makes the old URL stop working.</p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,116 @@
+import { useState } from "react";
+import { IntegrationGuide } from "~/components/api-keys/integration-guide";
+import { KeyBanner } from "~/components/api-keys/key-banner";
+import { KeyList } from "~/components/api-keys/key-list";
+import { NewKeyForm } from "~/components/api-keys/new-key-form";
+import { PageHeader } from "~/components/portal/page-header";
+import { API_KEY_MESSAGES } from "~/lib/api-key-status";
+import { pageTitle } from "~/lib/site";
+import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys.server";
+import { assertSameOrigin } from "~/services/csrf.server";
+import { requireUser } from "~/services/guards.server";
+import { actionFail, actionOk } from "~/services/portal-actions.server";
+import { findServerForUser, listServersForUser } from "~/services/servers.server";
+import type { Route } from "./+types/api-keys";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle("API Keys", matches[0]?.loaderData?.appName) }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const [servers, keys] = await Promise.all([listServersForUser(context.db, user.id), listApiKeys(context.db, user.id)]);
+  const names = new Map(servers.map((s) => [s.id, s.name]));
+  const wanted = new URL(request.url).searchParams.get("server");
+  return {
+    appName: context.config.APP_NAME,
+    baseUrl: context.config.appUrl,
+    servers: servers.map((s) => ({ id: s.id, name: s.name })),
+    selectedServerId: servers.find((s) => s.id === wanted)?.id ?? servers[0]?.id ?? null,
+    keys: keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      serverId: k.server_id,
+      serverName: names.get(k.server_id) ?? "Unknown server",
+      keyPrefix: k.key_prefix,
+      status: k.status,
+      permissions: k.permissions,
+      expiresAt: k.expires_at,
+      lastUsedAt: k.last_used_at,
+      createdAt: k.created_at,
+    })),
+  };
+}
+
+const FAILURES: Record<string, [string, string]> = {
+  create: ["Error creating API key", "Failed to create API key"],
+  regenerate: ["Error regenerating API key", "Failed to regenerate API key"],
+  delete: ["Error deleting API key", "Failed to delete API key"],
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request, context.config);
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  try {
+    if (intent === "create") {
+      const name = String(form.get("name") ?? "").trim();
+      const serverId = String(form.get("serverId") ?? "");
+      if (!name || !serverId) return actionFail(API_KEY_MESSAGES.missing.title, API_KEY_MESSAGES.missing.description, 400);
+      if (name.length > 100) return actionFail("Error creating API key", "Key names can be at most 100 characters.", 400);
+      const server = await findServerForUser(context.db, user.id, serverId);
+      if (!server) return actionFail("Error creating API key", "Server not found", 404);
+      const created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions: ["upload", "read"] });
+      return actionOk(
+        { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
+        { secret: created.secret, keyName: created.key.name, serverId: server.id },
+      );
+    }
+    const keyId = String(form.get("keyId") ?? "");
+    if (intent === "regenerate") {
+      const regenerated = keyId ? await regenerateApiKey(context.db, user.id, keyId).catch(() => undefined) : undefined;
+      if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
+      return actionOk(
+        { type: "success", title: "API key regenerated", description: "The old key stopped working. Copy the new one now." },
+        { secret: regenerated.secret, keyName: regenerated.key.name, serverId: regenerated.key.server_id },
+      );
+    }
+    if (intent === "delete") {
+      const deleted = keyId ? await deleteApiKey(context.db, user.id, keyId).catch(() => false) : false;
+      if (!deleted) return actionFail("Error deleting API key", "Failed to delete API key", 404);
+      return actionOk({ type: "success", title: "API key deleted", description: "The key no longer works." });
+    }
+    return actionFail("Error", "Unknown action.", 400);
+  } catch (error) {
+    context.logger.error({ err: error, intent }, "api key action failed");
+    const [title, message] = FAILURES[intent] ?? FAILURES.delete!;
+    return actionFail(title, message, 500);
+  }
+}
+
+export default function ApiKeys({ loaderData }: Route.ComponentProps) {
+  const { servers, keys, selectedServerId, baseUrl, appName } = loaderData;
+  const [revealed, setRevealed] = useState<{ secret: string; keyName: string; serverId: string } | null>(null);
+  const [guideServerId, setGuideServerId] = useState(selectedServerId);
+  const onSecret = (value: { secret: string; keyName: string; serverId: string }) => {
+    setRevealed(value);
+    setGuideServerId(value.serverId);
+  };
+  return (
+    <div className="space-y-6">
+      <PageHeader title="API Keys" description="Keys let your game server's scripts upload and fetch files." />
+      {revealed ? <KeyBanner secret={revealed.secret} keyName={revealed.keyName} onDismiss={() => setRevealed(null)} /> : null}
+      <NewKeyForm servers={servers} selectedServerId={selectedServerId} onCreated={onSecret} />
+      <KeyList keys={keys} onRegenerated={onSecret} />
+      <IntegrationGuide
+        baseUrl={baseUrl}
+        appName={appName}
+        servers={servers}
+        serverId={guideServerId}
+        onServerChange={setGuideServerId}
+        apiKey={revealed && revealed.serverId === guideServerId ? revealed.secret : null}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,170 @@
+import { data, Link, redirect } from "react-router";
+import { PageHeader } from "~/components/portal/page-header";
+import { DangerZone } from "~/components/servers/danger-zone";
+import { RetentionRules } from "~/components/servers/retention-rules";
+import { ServerQuickActions, ServerStats } from "~/components/servers/server-stats";
+import { ServerSettingsCard } from "~/components/servers/server-settings-card";
+import { StatusBadge } from "~/components/servers/server-card";
+import { UploadVisibility } from "~/components/servers/upload-visibility";
+import { WebhookCard } from "~/components/servers/webhook-card";
+import { Button } from "~/components/ui/button";
+import { GB } from "~/lib/plans";
+import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
+import { pageTitle } from "~/lib/site";
+import { assertSameOrigin } from "~/services/csrf.server";
+import { requireUser } from "~/services/guards.server";
+import { actionFail, actionOk } from "~/services/portal-actions.server";
+import { getAccountQuota } from "~/services/quota.server";
+import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "~/services/retention-rules.server";
+import {
+  deleteServerWithFiles,
+  findServerForViewer,
+  getServerUsage,
+  rotateWebhookSecret,
+  setDefaultVisibility,
+  updateServerSettings,
+  webhookUrl,
+} from "~/services/server-management.server";
+import { createToastHeaders } from "~/services/toast.server";
+import type { Route } from "./+types/server-detail";
+
+export function meta({ data: loaderData, matches }: Route.MetaArgs) {
+  const name = loaderData?.server?.name ?? "Server Not Found";
+  return [{ title: pageTitle(name, matches[0]?.loaderData?.appName) }];
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const server = await findServerForViewer(context.db, user, params.serverId);
+  if (!server) return data({ server: null }, { status: 404 });
+  const [usage, quota, rules] = await Promise.all([
+    getServerUsage(context.db, server.id),
+    getAccountQuota(context.db, server.user_id),
+    listRetentionRules(context.db, server.id),
+  ]);
+  const { webhook_secret: _secret, ...visible } = server;
+  return {
+    server: visible,
+    usage,
+    quotaGb: quota.quotaBytes / GB,
+    rules,
+    webhookUrl: webhookUrl(context.config.appUrl, server),
+  };
+}
+
+const NOT_FOUND = "Server Not Found";
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  assertSameOrigin(request, context.config);
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const db = context.db;
+  const server = await findServerForViewer(db, user, params.serverId);
+  if (!server) return actionFail("Error", NOT_FOUND, 404);
+  const ownerId = server.user_id;
+
+  switch (intent) {
+    case "update": {
+      const parsed = parseServerForm(form, "Error updating server");
+      if (!parsed.ok) return actionFail(parsed.first.toastTitle, parsed.first.message, 400, parsed.errors);
+      try {
+        await updateServerSettings(db, ownerId, server.id, parsed.data);
+      } catch (error) {
+        context.logger.error({ err: error }, "server update failed");
+        return actionFail("Error", "Failed to update server settings.", 500);
+      }
+      return actionOk({ type: "success", title: "Server updated", description: "Your server settings have been saved." }, { saved: true });
+    }
+    case "delete": {
+      if (form.get("confirm") !== "yes") return actionFail("Error deleting server", "Please confirm the deletion.", 400);
+      try {
+        await deleteServerWithFiles(db, context.blobs, server.id, {
+          ownerId,
+          onBlobError: (key, err) => context.logger.warn({ err, key }, "blob delete failed after server delete"),
+        });
+      } catch (error) {
+        context.logger.error({ err: error }, "server delete failed");
+        return actionFail("Error", "Failed to delete server.", 500);
+      }
+      return redirect("/servers", {
+        headers: await createToastHeaders({ type: "success", title: "Server deleted", description: `Server "${server.name}" has been deleted.` }),
+      });
+    }
+    case "visibility": {
+      const isPublic = form.get("defaultPublic") === "public";
+      await setDefaultVisibility(db, ownerId, server.id, isPublic);
+      return actionOk({
+        type: "success",
+        title: "Server updated",
+        description: isPublic ? "New uploads are public by default." : "New uploads are private by default.",
+      });
+    }
+    case "retention-save": {
+      const parsed = toFormResult(retentionRuleSchema.safeParse({ category: form.get("category") ?? "", days: form.get("days") ?? "" }), "Error updating server");
+      if (!parsed.ok) return actionFail("Error updating server", parsed.first.message, 400, parsed.errors);
+      await upsertRetentionRule(db, server.id, parsed.data);
+      return actionOk({
+        type: "success",
+        title: "Server updated",
+        description: `Files in "${parsed.data.category}" will be deleted after ${parsed.data.days} days.`,
+      });
+    }
+    case "retention-delete": {
+      await deleteRetentionRule(db, server.id, String(form.get("category") ?? ""));
+      return actionOk({ type: "success", title: "Server updated", description: "Retention rule removed." });
+    }
+    case "webhook-rotate": {
+      await rotateWebhookSecret(db, ownerId, server.id);
+      return actionOk({ type: "success", title: "Server updated", description: "A new webhook URL was created; the old one no longer works." });
+    }
+    default:
+      return actionFail("Error updating server", "Unknown action.", 400);
+  }
+}
+
+export default function ServerDetail({ loaderData }: Route.ComponentProps) {
+  if (!loaderData.server) {
+    return (
+      <div className="mx-auto flex max-w-md flex-col items-center gap-3 py-16 text-center">
+        <h1 className="text-2xl font-bold">{NOT_FOUND}</h1>
+        <p className="text-muted-foreground">This server does not exist or does not belong to your account.</p>
+        <Button asChild variant="outline">
+          <Link to="/servers">Back to My Servers</Link>
+        </Button>
+      </div>
+    );
+  }
+  const { server, usage, quotaGb, rules, webhookUrl: hookUrl } = loaderData;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={server.name}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <StatusBadge status={server.status} />
+            <span className="font-mono text-xs">ID: {server.id}</span>
+          </span>
+        }
+        actions={
+          <Button asChild variant="outline" size="sm">
+            <Link to="/servers">All servers</Link>
+          </Button>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <ServerSettingsCard server={server} />
+          <UploadVisibility defaultPublic={server.default_public} />
+          <RetentionRules rules={rules} />
+          <WebhookCard url={hookUrl} />
+        </div>
+        <div className="space-y-6">
+          <ServerStats usedBytes={usage.usedBytes} fileCount={usage.fileCount} quotaGb={quotaGb} allowedTypes={server.allowed_file_types.length} createdAt={server.created_at} />
+          <ServerQuickActions serverId={server.id} active={server.status === "active"} />
+          <DangerZone />
+        </div>
+      </div>
+    </div>
+  );
+}

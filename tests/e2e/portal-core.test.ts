@@ -1,0 +1,265 @@
+import { Readable } from "node:stream";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reserveQuota } from "../../app/services/quota.server.ts";
+import { createServer } from "../../app/services/servers.server.ts";
+import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const MOBILE = { width: 375, height: 800 };
+
+async function shoot(context: BrowserContext, path: string, name: string) {
+  const page = await context.newPage();
+  await page.setViewportSize(MOBILE);
+  await page.goto(`${server.url}${path}`);
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: screenshotPath(`${name}-375`), fullPage: true });
+  // Nothing may stick out sideways on a phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+  await page.close();
+}
+
+async function seedFile(userId: string, serverId: string, bytes: number, category: string, player: string) {
+  const key = `${serverId}/${category}/${Math.random().toString(36).slice(2)}.png`;
+  await server.ctx.blobs.put(key, Readable.from([Buffer.alloc(bytes, 3)]));
+  await reserveQuota(server.ctx.db, userId, bytes);
+  await server.ctx.db
+    .insertInto("files")
+    .values({
+      server_id: serverId,
+      user_id: userId,
+      storage_key: key,
+      filename: key.split("/").pop()!,
+      original_filename: "photo.png",
+      category,
+      mime_type: "image/png",
+      size_bytes: bytes,
+      sha256: "0".repeat(64),
+      is_public: true,
+      player_name: player,
+    })
+    .execute();
+}
+
+const toast = (page: Page, title: string) => page.locator("[data-sonner-toast]").filter({ hasText: title }).first();
+
+describe("portal core, as a new user", () => {
+  let user: SignedInUser;
+  let context: BrowserContext;
+  let page: Page;
+  let serverId: string;
+
+  beforeAll(async () => {
+    user = await signUpAndSignIn(server, { displayName: "Nova Owner" });
+    context = await signedInBrowserContext(browser, server, user, { viewport: DESKTOP });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it("starts with an empty dashboard", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await expect.poll(() => page.getByText("No servers configured").isVisible()).toBe(true);
+    expect(await page.getByText("of 5 GB available").isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath("portal-dashboard-empty"), fullPage: true });
+  });
+
+  it("creates a server, validating in the browser first", async () => {
+    await page.goto(`${server.url}/servers`);
+    expect(await page.getByText("No servers yet").isVisible()).toBe(true);
+    await page.getByRole("link", { name: "Add New Server" }).click();
+    await page.getByLabel("Server Name").fill("Bad/Name");
+    await page.getByRole("button", { name: "Create Server" }).click();
+    await expect.poll(() => toast(page, "Invalid server name").isVisible()).toBe(true);
+    expect(await page.getByText("Server name can only contain letters, numbers, spaces, hyphens, and underscores").first().isVisible()).toBe(true);
+    expect(await server.ctx.db.selectFrom("servers").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+
+    await page.getByLabel("Server Name").fill("Nova City RP");
+    await page.getByLabel("Description").fill("Serious roleplay");
+    await page.getByLabel("Endpoint URL").fill("https://play.nova.example");
+    await page.locator("label").filter({ hasText: /^webp$/i }).click();
+    await page.screenshot({ path: screenshotPath("portal-servers-create-form"), fullPage: true });
+    await page.getByRole("button", { name: "Create Server" }).click();
+    await expect.poll(() => toast(page, "Server created").isVisible()).toBe(true);
+    expect(await toast(page, "Server created").textContent()).toContain('Server "Nova City RP" has been created successfully.');
+    await expect.poll(() => page.getByTestId("server-card").count()).toBe(1);
+    // The form collapsed and reset.
+    expect(await page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
+    const row = await server.ctx.db.selectFrom("servers").selectAll().where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    expect(row.allowed_file_types).toEqual(["jpg", "jpeg", "png", "gif", "mp4", "pdf", "webp"]);
+    serverId = row.id;
+    await page.screenshot({ path: screenshotPath("portal-servers"), fullPage: true });
+  });
+
+  it("creates an API key from the server page and shows it once", async () => {
+    await page.getByRole("link", { name: "Manage Nova City RP" }).click();
+    await page.waitForURL(`${server.url}/servers/${serverId}`);
+    await page.getByRole("link", { name: "Manage API keys" }).click();
+    await page.waitForURL(`${server.url}/api-keys?server=${serverId}`);
+    expect(await page.getByLabel("Associated Server").inputValue()).toBe(serverId);
+    await page.getByRole("button", { name: "Generate API Key" }).click();
+    await expect.poll(() => toast(page, "Missing information").isVisible()).toBe(true);
+    await page.getByLabel("Key Name").fill("Phone uploads");
+    await page.getByRole("button", { name: "Generate API Key" }).click();
+    const banner = page.getByTestId("key-banner");
+    await expect.poll(() => banner.isVisible()).toBe(true);
+    const secret = (await page.getByTestId("full-key").textContent())!.trim();
+    expect(secret).toMatch(/^sk_[0-9A-Za-z]{40}$/);
+    await expect.poll(() => page.getByTestId("api-key-row").count()).toBe(1);
+    expect(await page.getByTestId("api-key-row").textContent()).toContain("Active");
+    // The guide now carries the new key and this instance's URL.
+    expect(await page.locator("pre").first().textContent()).toContain(secret);
+    expect(await page.locator("pre").first().textContent()).toContain(`${server.url}/api/upload`);
+    await page.screenshot({ path: screenshotPath("portal-api-keys-banner"), fullPage: true });
+    await page.getByRole("button", { name: "Got it" }).click();
+    expect(await banner.count()).toBe(0);
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  it("regenerates a key behind a confirmation", async () => {
+    await page.getByRole("button", { name: "Regenerate Phone uploads" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Regenerate" }).click();
+    await expect.poll(() => toast(page, "API key regenerated").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("key-banner").isVisible()).toBe(true);
+  });
+
+  it("shows real figures on the dashboard and passes every connection test", async () => {
+    await seedFile(user.user.id, serverId, 300_000, "phone_camera", "Niko");
+    await server.ctx.db
+      .insertInto("usage_daily")
+      .values({ server_id: serverId, day: new Date().toISOString().slice(0, 10), api_calls: 12, uploads: 1, upload_bytes: 300_000, downloads: 4, download_bytes: 1_200_000 })
+      .execute();
+    await page.goto(`${server.url}/dashboard`);
+    const stats = page.getByRole("region", { name: "Statistics" });
+    await expect.poll(() => stats.textContent()).toContain("Total Servers1");
+    expect(await stats.textContent()).toContain("Media Files1");
+    expect(await stats.textContent()).toContain("API Calls12");
+    expect(await page.getByRole("list", { name: "Your servers" }).textContent()).toContain("Nova City RP");
+    await page.getByRole("button", { name: "Run Connection Tests" }).click();
+    const checks = page.getByTestId("connection-check");
+    await expect.poll(() => page.locator('[data-testid="connection-check"][data-status="success"]').count(), { timeout: 15_000 }).toBe(7);
+    expect(await checks.allTextContents()).toEqual([
+      expect.stringContaining("Authentication"),
+      expect.stringContaining("Database Connection"),
+      expect.stringContaining("Internal API Health"),
+      expect.stringContaining("User Profile"),
+      expect.stringContaining("Subscription Status"),
+      expect.stringContaining("Servers"),
+      expect.stringContaining("API Key Creation Test"),
+    ]);
+    await checks.nth(3).locator("summary").click();
+    expect(await checks.nth(3).locator("pre").textContent()).toContain('"display_name": "Nova Owner"');
+    // The temporary key is gone again: only the user's own key remains.
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toHaveLength(1);
+    await page.screenshot({ path: screenshotPath("portal-dashboard"), fullPage: true });
+  });
+
+  it("draws analytics from the real counters", async () => {
+    await page.goto(`${server.url}/analytics?range=7`);
+    expect(await page.getByText("No Analytics Data Yet").count()).toBe(0);
+    await expect.poll(() => page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(5);
+    expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Total Files1");
+    await page.screenshot({ path: screenshotPath("portal-analytics"), fullPage: true });
+  });
+
+  it("edits server settings: cancel restores, save stores", async () => {
+    await page.goto(`${server.url}/servers/${serverId}`);
+    await page.getByRole("button", { name: "Edit Settings" }).click();
+    await page.getByLabel("Server Name").fill("Changed Then Cancelled");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByTestId("server-settings").textContent()).toContain("Nova City RP");
+    await page.getByRole("button", { name: "Edit Settings" }).click();
+    expect(await page.getByLabel("Server Name").inputValue()).toBe("Nova City RP");
+    await page.getByLabel("Max File Size (MB)").fill("");
+    await page.getByLabel("Server Name").fill("Nova City Two");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect.poll(() => toast(page, "Server updated").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("server-settings").textContent()).toContain("Nova City Two");
+    expect(await page.getByTestId("server-settings").textContent()).toContain("50 MB");
+    expect(await page.getByTestId("server-stats").textContent()).toContain("Allowed File Types7");
+    await page.screenshot({ path: screenshotPath("portal-server-detail"), fullPage: true });
+  });
+
+  it("takes every screen at 375 px", async () => {
+    await shoot(context, "/dashboard", "portal-dashboard");
+    await shoot(context, "/servers", "portal-servers");
+    await shoot(context, `/servers/${serverId}`, "portal-server-detail");
+    await shoot(context, "/api-keys", "portal-api-keys");
+    await shoot(context, "/analytics", "portal-analytics");
+    await shoot(context, "/servers/does-not-exist", "portal-server-not-found");
+  });
+
+  it("deletes the server behind the exact confirmation", async () => {
+    await page.goto(`${server.url}/servers/${serverId}`);
+    await page.getByRole("button", { name: "Delete Server" }).click();
+    const dialog = page.getByRole("alertdialog");
+    expect(await dialog.textContent()).toContain("Are you sure you want to delete this server? This action cannot be undone.");
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.waitForURL(`${server.url}/servers`);
+    await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
+    expect(await page.getByText("No servers yet").isVisible()).toBe(true);
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    expect(Number(usage.used_bytes)).toBe(0);
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.getByRole("region", { name: "Statistics" }).textContent()).toContain("Total Servers0");
+  });
+
+  it("sends a non-admin from /admin to /", async () => {
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(`${server.url}/`);
+  });
+});
+
+describe("admin screens", () => {
+  it("shows live totals and health, and deletes a server with the exact confirmation", async () => {
+    const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Ada Admin" });
+    const owner = await signUpAndSignIn(server);
+    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Rogue Server", endpointUrl: "https://rogue.example.net/x" });
+    await seedFile(owner.user.id, target.id, 5000, "other", "Someone");
+    await server.ctx.db.updateTable("users").set({ last_sign_in_at: new Date() }).where("id", "=", owner.user.id).execute();
+
+    const context = await signedInBrowserContext(browser, server, admin, { viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin`);
+    const health = page.getByTestId("health-item");
+    expect(await health.allTextContents()).toEqual([
+      expect.stringMatching(/^Database.*Healthy$/),
+      expect.stringMatching(/^Storage.*Healthy$/),
+      expect.stringMatching(/^API.*Healthy$/),
+    ]);
+    expect(await page.getByRole("list", { name: "Recent servers" }).textContent()).toContain("Rogue Server");
+    await page.screenshot({ path: screenshotPath("admin-dashboard"), fullPage: true });
+
+    await page.goto(`${server.url}/admin/servers`);
+    const row = page.getByTestId("admin-server-row").filter({ hasText: "Rogue Server" });
+    expect(await row.textContent()).toContain("rogue.example.net");
+    expect(await row.getByRole("link", { name: "View Details" }).getAttribute("target")).toBe("_blank");
+    await page.screenshot({ path: screenshotPath("admin-servers"), fullPage: true });
+    await shoot(context, "/admin", "admin-dashboard");
+    await shoot(context, "/admin/servers", "admin-servers");
+    await row.getByRole("button", { name: "Delete Rogue Server" }).click();
+    const dialog = page.getByRole("alertdialog");
+    expect(await dialog.textContent()).toContain('Are you sure you want to delete server "Rogue Server"? This action cannot be undone.');
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
+    await expect.poll(() => row.count()).toBe(0);
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", owner.user.id).executeTakeFirstOrThrow();
+    expect(Number(usage.used_bytes)).toBe(0);
+    await context.close();
+  });
+});

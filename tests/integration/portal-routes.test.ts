@@ -1,0 +1,250 @@
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
+import { createServer } from "../../app/services/servers.server.ts";
+import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let owner: SignedInUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await signUpAndSignIn(server, { displayName: "Route Owner" });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const serverFields = (overrides: Record<string, string> = {}) => ({
+  name: "Route Test",
+  description: "",
+  endpointUrl: "",
+  maxFileSizeMb: "50",
+  allowedFileTypes: "png",
+  ...overrides,
+});
+
+async function serverCount(userId: string) {
+  const rows = await server.ctx.db.selectFrom("servers").select("id").where("user_id", "=", userId).execute();
+  return rows.length;
+}
+
+async function seedFile(userId: string, serverId: string, bytes: number) {
+  const key = `${serverId}/other/${Math.random().toString(36).slice(2)}.png`;
+  await server.ctx.blobs.put(key, Readable.from([Buffer.alloc(bytes, 7)]));
+  await reserveQuota(server.ctx.db, userId, bytes);
+  await server.ctx.db
+    .insertInto("files")
+    .values({
+      server_id: serverId,
+      user_id: userId,
+      storage_key: key,
+      filename: key.split("/").pop()!,
+      original_filename: "a.png",
+      category: "other",
+      mime_type: "image/png",
+      size_bytes: bytes,
+      sha256: "0".repeat(64),
+      is_public: true,
+    })
+    .execute();
+  return key;
+}
+
+describe("guards", () => {
+  it("sends visitors to /auth from every portal page and refuses their posts", async () => {
+    for (const path of ["/dashboard", "/servers", "/servers/abc", "/api-keys", "/analytics", "/api-keys/sharex.sxcu"]) {
+      const res = await server.request(path, { redirect: "manual" });
+      expect(res.status, path).toBe(302);
+      expect(res.headers.get("location"), path).toMatch(/^\/auth/);
+    }
+    const res = await postForm(server, "/dashboard/connection-test", { check: "Servers" });
+    expect(res.status).toBe(302);
+  });
+
+  it("refuses a cross-site post and creates nothing", async () => {
+    const before = await serverCount(owner.user.id);
+    const res = await postForm(server, "/servers", serverFields(), { cookie: owner.cookie, headers: { Origin: "https://evil.example" } });
+    // Refused before the action runs: by the host's origin guard (403) or React Router's own check (400).
+    expect([400, 403]).toContain(res.status);
+    expect(await serverCount(owner.user.id)).toBe(before);
+  });
+});
+
+describe("/servers create", () => {
+  it.each([
+    [{ name: "bad/name" }, "Server name can only contain letters, numbers, spaces, hyphens, and underscores"],
+    [{ name: "" }, "Server name can only contain letters, numbers, spaces, hyphens, and underscores"],
+    [{ endpointUrl: "nope" }, "Please enter a valid URL"],
+    [{ maxFileSizeMb: "0" }, "Please enter a valid file size (1-10000 MB)"],
+    [{ maxFileSizeMb: "10001" }, "Please enter a valid file size (1-10000 MB)"],
+  ])("rejects %j with the spec's message", async (overrides, message) => {
+    const before = await serverCount(owner.user.id);
+    const res = await postForm(server, "/servers", serverFields(overrides), { cookie: owner.cookie });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(message);
+    expect(await serverCount(owner.user.id)).toBe(before);
+  });
+
+  it("applies the storage-quota rule", async () => {
+    const full = await signUpAndSignIn(server);
+    await reserveQuota(server.ctx.db, full.user.id, 5 * 1024 ** 3 - 10 * 1024 ** 2);
+    const res = await postForm(server, "/servers", serverFields(), { cookie: full.cookie });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("Creating this server would exceed your storage quota of 5GB. Current usage: 4.99GB");
+    expect(await serverCount(full.user.id)).toBe(0);
+  });
+
+  it("creates a server and lists it", async () => {
+    const res = await postForm(server, "/servers", serverFields({ name: "Created Over HTTP" }), { cookie: owner.cookie });
+    expect(res.status).toBe(200);
+    const list = await server.request("/servers", { headers: { Cookie: owner.cookie } });
+    expect(await list.text()).toContain("Created Over HTTP");
+  });
+});
+
+describe("/servers/:id", () => {
+  it("shows Server Not Found for another owner's server and changes nothing on post", async () => {
+    const other = await signUpAndSignIn(server);
+    const theirs = await createServer(server.ctx.db, { userId: other.user.id, name: "Theirs" });
+    const page = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: owner.cookie } });
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain("Server Not Found");
+    const res = await postForm(server, `/servers/${theirs.id}`, { intent: "delete", confirm: "yes" }, { cookie: owner.cookie });
+    expect(res.status).toBe(404);
+    expect(await serverCount(other.user.id)).toBe(1);
+  });
+
+  it("validates updates and retention rules, then saves them", async () => {
+    const mine = await createServer(server.ctx.db, { userId: owner.user.id, name: "Editable" });
+    const path = `/servers/${mine.id}`;
+    const bad = await postForm(server, path, { intent: "update", ...serverFields({ maxFileSizeMb: "abc" }) }, { cookie: owner.cookie });
+    expect(bad.status).toBe(400);
+    const badRule = await postForm(server, path, { intent: "retention-save", category: "security_camera", days: "0" }, { cookie: owner.cookie });
+    expect(badRule.status).toBe(400);
+    const badCategory = await postForm(server, path, { intent: "retention-save", category: "no spaces!", days: "3" }, { cookie: owner.cookie });
+    expect(badCategory.status).toBe(400);
+
+    const ok = await postForm(server, path, { intent: "update", ...serverFields({ name: "Edited", maxFileSizeMb: "" }) }, { cookie: owner.cookie });
+    expect(ok.status).toBe(200);
+    await postForm(server, path, { intent: "retention-save", category: "security_camera", days: "30" }, { cookie: owner.cookie });
+    await postForm(server, path, { intent: "visibility", defaultPublic: "private" }, { cookie: owner.cookie });
+    await postForm(server, path, { intent: "webhook-rotate" }, { cookie: owner.cookie });
+    const row = await server.ctx.db.selectFrom("servers").selectAll().where("id", "=", mine.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: "Edited", max_file_size_mb: 50, default_public: false });
+    expect(row.webhook_secret).not.toBe(mine.webhook_secret);
+    const rules = await server.ctx.db.selectFrom("retention_rules").selectAll().where("server_id", "=", mine.id).execute();
+    expect(rules).toEqual([{ server_id: mine.id, category: "security_camera", days: 30 }]);
+    const page = await (await server.request(path, { headers: { Cookie: owner.cookie } })).text();
+    expect(page).toContain(`/api/webhooks/${mine.id}/${row.webhook_secret}`);
+  });
+
+  it("deletes only with the confirmation, removing files and releasing storage", async () => {
+    const mine = await createServer(server.ctx.db, { userId: owner.user.id, name: "Doomed" });
+    const key = await seedFile(owner.user.id, mine.id, 4096);
+    const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
+    const unconfirmed = await postForm(server, `/servers/${mine.id}`, { intent: "delete" }, { cookie: owner.cookie });
+    expect(unconfirmed.status).toBe(400);
+    const res = await postForm(server, `/servers/${mine.id}`, { intent: "delete", confirm: "yes" }, { cookie: owner.cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/servers");
+    expect(await server.ctx.blobs.head(key)).toBeNull();
+    expect((await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes).toBe(usedBefore - 4096);
+  });
+});
+
+describe("/api-keys", () => {
+  it("validates, creates, regenerates and deletes keys", async () => {
+    const user = await signUpAndSignIn(server);
+    const mine = await createServer(server.ctx.db, { userId: user.user.id, name: "Keyed" });
+    const theirs = await createServer(server.ctx.db, { userId: owner.user.id, name: "Not yours" });
+    const missing = await postForm(server, "/api-keys", { intent: "create", name: "  ", serverId: mine.id }, { cookie: user.cookie });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain("Please provide a name and select a server.");
+    const foreign = await postForm(server, "/api-keys", { intent: "create", name: "x", serverId: theirs.id }, { cookie: user.cookie });
+    expect(foreign.status).toBe(404);
+
+    const created = await postForm(server, "/api-keys", { intent: "create", name: "Phone", serverId: mine.id }, { cookie: user.cookie });
+    expect(created.status).toBe(200);
+    expect(await created.text()).toMatch(/sk_[0-9A-Za-z]{40}/);
+    const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("user_id", "=", user.user.id).execute();
+    expect(key).toMatchObject({ name: "Phone", server_id: mine.id, permissions: ["upload", "read"] });
+
+    const page = await (await server.request(`/api-keys?server=${mine.id}`, { headers: { Cookie: user.cookie } })).text();
+    expect(page).toContain(key!.key_prefix);
+    expect(page).toContain(server.url);
+
+    expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: "00000000-0000-0000-0000-000000000000" }, { cookie: user.cookie })).status).toBe(404);
+    expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: "not-a-uuid" }, { cookie: user.cookie })).status).toBe(404);
+    expect((await postForm(server, "/api-keys", { intent: "delete", keyId: key!.id }, { cookie: owner.cookie })).status).toBe(404);
+    const regenerated = await postForm(server, "/api-keys", { intent: "regenerate", keyId: key!.id }, { cookie: user.cookie });
+    expect(regenerated.status).toBe(200);
+    const after = await server.ctx.db.selectFrom("api_keys").select("key_hash").where("id", "=", key!.id).executeTakeFirstOrThrow();
+    expect(after.key_hash).not.toBe(key!.key_hash);
+    expect((await postForm(server, "/api-keys", { intent: "delete", keyId: key!.id }, { cookie: user.cookie })).status).toBe(200);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+  });
+
+  it("offers a ShareX uploader for this instance", async () => {
+    const res = await server.request("/api-keys/sharex.sxcu", { headers: { Cookie: owner.cookie } });
+    expect(res.headers.get("content-disposition")).toMatch(/attachment; filename=".+\.sxcu"/);
+    expect(await res.json()).toMatchObject({ RequestURL: `${server.url}/api/upload`, FileFormName: "file", URL: "{json:url}" });
+  });
+});
+
+describe("dashboard connection test", () => {
+  it("runs checks, and the key test creates and deletes a temporary key", async () => {
+    const user = await signUpAndSignIn(server);
+    const check = async (name: string) => (await postForm(server, "/dashboard/connection-test", { check: name }, { cookie: user.cookie })).json();
+    expect(await check("API Key Creation Test")).toMatchObject({ ok: false, message: "No servers found - cannot test API key creation" });
+    await createServer(server.ctx.db, { userId: user.user.id, name: "Tested" });
+    expect(await check("Servers")).toMatchObject({ ok: true, details: { count: 1 } });
+    expect(await check("User Profile")).toMatchObject({ ok: true, details: { role: "user" } });
+    expect(await check("API Key Creation Test")).toMatchObject({ ok: true, details: { deleted: true } });
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+    const unknown = await postForm(server, "/dashboard/connection-test", { check: "Nope" }, { cookie: user.cookie });
+    expect(unknown.status).toBe(400);
+  });
+});
+
+describe("analytics and admin", () => {
+  it("shows the empty analytics state for a new account and accepts only known ranges", async () => {
+    const user = await signUpAndSignIn(server);
+    const html = await (await server.request("/analytics?range=999", { headers: { Cookie: user.cookie } })).text();
+    expect(html).toContain("No Analytics Data Yet");
+    expect(html).toContain('aria-current="page"');
+  });
+
+  it("sends a non-admin from /admin to / and refuses their delete", async () => {
+    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Protected" });
+    for (const path of ["/admin", "/admin/servers"]) {
+      const res = await server.request(path, { headers: { Cookie: owner.cookie }, redirect: "manual" });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+    }
+    const res = await postForm(server, "/admin/servers", { intent: "delete", serverId: target.id }, { cookie: owner.cookie });
+    expect(res.status).toBe(302);
+    expect(await server.ctx.db.selectFrom("servers").select("id").where("id", "=", target.id).executeTakeFirst()).toBeDefined();
+  });
+
+  it("lets an admin see totals and health and delete any server, releasing its storage", async () => {
+    const admin = await signUpAndSignIn(server, { role: "admin" });
+    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Admin Target" });
+    const key = await seedFile(owner.user.id, target.id, 2048);
+    const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
+    const dash = await server.request("/admin", { headers: { Cookie: admin.cookie } });
+    expect(dash.status).toBe(200);
+    const html = await dash.text();
+    expect(html).toContain("System Health");
+    expect(html).toContain("Admin Target");
+    const list = await (await server.request("/admin/servers", { headers: { Cookie: admin.cookie } })).text();
+    expect(list).toContain("Admin Target");
+    const bad = await postForm(server, "/admin/servers", { intent: "delete", serverId: "missing" }, { cookie: admin.cookie });
+    expect(bad.status).toBe(404);
+    const res = await postForm(server, "/admin/servers", { intent: "delete", serverId: target.id }, { cookie: admin.cookie });
+    expect(res.status).toBe(200);
+    expect(await server.ctx.blobs.head(key)).toBeNull();
+    expect((await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes).toBe(usedBefore - 2048);
+  });
+});
