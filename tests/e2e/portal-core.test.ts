@@ -78,6 +78,20 @@ describe("portal core, as a new user", () => {
     await page.screenshot({ path: screenshotPath("portal-dashboard-empty"), fullPage: true });
   });
 
+  it("shows three card skeletons while My Servers loads", async () => {
+    await page.route("**/servers.data*", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByRole("link", { name: "My Servers" }).first().click();
+    const skeletons = page.getByTestId("server-card-skeletons");
+    await expect.poll(() => skeletons.isVisible()).toBe(true);
+    expect(await skeletons.locator("> div").count()).toBe(3);
+    await page.waitForURL(`${server.url}/servers`);
+    await expect.poll(() => page.getByText("No servers yet").isVisible()).toBe(true);
+    await page.unroute("**/servers.data*");
+  });
+
   it("creates a server, validating in the browser first", async () => {
     await page.goto(`${server.url}/servers`);
     expect(await page.getByText("No servers yet").isVisible()).toBe(true);

@@ -1,3 +1,4 @@
+import { Outlet, useLocation, useNavigation } from "react-router";
 import { Skeleton } from "~/components/ui/skeleton";
 
 /**
@@ -15,14 +16,14 @@ export function PortalPageSkeleton({ pathname }: { pathname: string }) {
         <Skeleton className="h-4 w-72 max-w-full" />
       </div>
       {stats ? (
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {Array.from({ length: stats }, (_, i) => (
             <Skeleton key={i} className="h-28" />
           ))}
         </div>
       ) : null}
       {cards ? (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="server-card-skeletons">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="server-card-skeletons">
           {Array.from({ length: cards }, (_, i) => (
             <Skeleton key={i} className="h-52" />
           ))}
@@ -32,4 +33,12 @@ export function PortalPageSkeleton({ pathname }: { pathname: string }) {
       )}
     </div>
   );
+}
+
+/** The layouts' outlet: the next page's skeleton while its loader runs, then the page. */
+export function PortalOutlet() {
+  const navigation = useNavigation();
+  const location = useLocation();
+  const switching = navigation.state === "loading" && navigation.location.pathname !== location.pathname;
+  return switching ? <PortalPageSkeleton pathname={navigation.location.pathname} /> : <Outlet />;
 }

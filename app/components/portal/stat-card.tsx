@@ -1,7 +1,6 @@
 import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { Skeleton } from "~/components/ui/skeleton";
 
 export function StatCard({ title, value, hint, icon: Icon }: { title: string; value: ReactNode; hint?: ReactNode; icon: LucideIcon }) {
   return (
@@ -15,15 +14,5 @@ export function StatCard({ title, value, hint, icon: Icon }: { title: string; va
         {hint ? <p className="text-xs text-muted-foreground">{hint}</p> : null}
       </CardContent>
     </Card>
-  );
-}
-
-export function StatCardsSkeleton({ count = 4 }: { count?: number }) {
-  return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-busy="true" aria-label="Loading">
-      {Array.from({ length: count }, (_, i) => (
-        <Skeleton key={i} className="h-28" />
-      ))}
-    </div>
   );
 }

@@ -31,13 +31,13 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <PageHeader title="Admin Dashboard" description="The whole platform at a glance." />
-      <section aria-label="Platform statistics" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label="Platform statistics" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard title="Total Servers" value={totals.totalServers} icon={Server} hint={`${totals.totalFiles} files, ${formatBytes(totals.storedBytes)} stored`} />
         <StatCard title="Total Downloads" value={totals.totalDownloads} icon={Download} hint="All time" />
         <StatCard title="System Bandwidth" value={formatBytes(totals.bandwidthBytes)} icon={Gauge} hint="Served, all time" />
         <StatCard title="Active Users" value={totals.activeUsers} icon={Users} hint={`Signed in within ${activeWindowDays} days, of ${totals.totalUsers}`} />
       </section>
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader className="flex flex-row items-center justify-between space-y-0">
             <div className="space-y-1.5">

@@ -1,5 +1,6 @@
-import { data, isRouteErrorResponse, Outlet } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
 import { UserMenu } from "~/components/auth/user-menu";
+import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
 import { requireUserWithRole } from "~/services/guards.server";
@@ -25,7 +26,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       showAdmin
       userMenu={<UserMenu user={loaderData.user} />}
     >
-      <Outlet />
+      <PortalOutlet />
     </PortalShell>
   );
 }

@@ -52,7 +52,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </nav>
         }
       />
-      <section aria-label="Totals" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label="Totals" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard title="Total Files" value={totals.files} icon={FileStack} />
         <StatCard title="Total Size" value={`${formatGb(totals.bytes)} GB`} icon={HardDrive} />
         <StatCard title="Monthly Uploads" value={totals.monthlyUploads} icon={Upload} hint="Since the 1st of this month" />
@@ -68,13 +68,13 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       ) : reloading ? (
-        <div className="grid gap-4 lg:grid-cols-2" aria-busy="true">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2" aria-busy="true">
           {Array.from({ length: 4 }, (_, i) => (
             <Skeleton key={i} className="h-80" />
           ))}
         </div>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-2" key={params.get("range") ?? "30"}>
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2" key={params.get("range") ?? "30"}>
           <UploadsChart days={analytics.days} />
           <StoredChart days={analytics.days} />
           <TrafficChart days={analytics.days} />

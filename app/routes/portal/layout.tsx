@@ -1,5 +1,6 @@
-import { data, Outlet } from "react-router";
+import { data } from "react-router";
 import { UserMenu } from "~/components/auth/user-menu";
+import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
 import { requireAuthenticated } from "~/services/guards.server";
@@ -26,7 +27,7 @@ export default function PortalLayout({ loaderData }: Route.ComponentProps) {
       showAdmin={loaderData.isAdmin}
       userMenu={<UserMenu user={loaderData.user} />}
     >
-      <Outlet />
+      <PortalOutlet />
     </PortalShell>
   );
 }

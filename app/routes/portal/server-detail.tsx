@@ -152,7 +152,7 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
           </Button>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <ServerSettingsCard server={server} />
           <UploadVisibility defaultPublic={server.default_public} />

@@ -145,7 +145,7 @@ export default function Servers({ loaderData }: Route.ComponentProps) {
           <p className="text-sm text-muted-foreground">Create your first server to start uploading media.</p>
         </div>
       ) : null}
-      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
         {servers.map((server) => (
           <ServerCard key={server.id} server={server} />
         ))}
