@@ -19,7 +19,7 @@ async function cli(...args: string[]) {
 async function cliWith(overrides: Record<string, string>, ...args: string[]) {
   const env = { ...process.env, LOG_LEVEL: "silent", NODE_ENV: "test", ...overrides };
   try {
-    const { stdout, stderr } = await run("npx", ["tsx", "cli/index.ts", ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "cli/index.ts", ...args], { env });
     return { code: 0, stdout: stdout.trim(), stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -41,7 +41,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("operator CLI", () => {
+// Each case starts the real CLI process (and its database) several times; allow for a busy machine.
+describe("operator CLI", { timeout: 180_000 }, () => {
   it("creates a user, a server for them and sets their plan", async () => {
     const user = await cli("user:create", "--email", "Owner@Example.com", "--password", "hunter22", "--role", "admin", "--verified", "--json");
     expect(user.code).toBe(0);

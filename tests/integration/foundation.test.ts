@@ -64,7 +64,7 @@ describe("host", () => {
     const res = await server.request("/", { headers: { "Accept-Encoding": "identity" } });
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain("<title>FiveM Media CDN | Stash</title>");
+    expect(html).toMatch(/<title>[^<]+ \| Stash<\/title>/);
     expect(res.headers.get("x-request-id")).toMatch(/[0-9a-f-]{36}/);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-security-policy")).toContain("script-src 'self' 'nonce-");
