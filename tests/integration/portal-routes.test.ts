@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
+import { createApiKey } from "../../app/services/api-keys.server.ts";
+import { getDashboardStats } from "../../app/services/dashboard-stats.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -246,5 +248,45 @@ describe("analytics and admin", () => {
     expect(res.status).toBe(200);
     expect(await server.ctx.blobs.head(key)).toBeNull();
     expect((await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes).toBe(usedBefore - 2048);
+  });
+});
+
+describe("integration guide against the live script API", () => {
+  it("the guide's upload, base64 and search calls work as written, and the dashboard counts them", async () => {
+    const user = await signUpAndSignIn(server);
+    const target = await createServer(server.ctx.db, { userId: user.user.id, name: "Guide" });
+    const { secret } = await createApiKey(server.ctx.db, { serverId: target.id, userId: user.user.id, name: "guide" });
+    // A 1x1 PNG.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+
+    const form = new FormData();
+    form.append("file", new Blob([png], { type: "image/png" }), "screenshot.png");
+    form.append("category", "phone_camera");
+    form.append("player_name", "John Doe");
+    form.append("is_public", "true");
+    form.append("metadata", JSON.stringify({ location: "Legion Square" }));
+    const upload = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form });
+    expect(upload.status).toBe(201);
+    expect((await upload.json()).url).toMatch(/^http/);
+
+    const base64 = await server.request("/api/upload/base64", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "x-api-key": secret },
+      body: JSON.stringify({ file: `data:image/png;base64,${png.toString("base64")}`, category: "screenshot", player_name: "Niko" }),
+    });
+    expect(base64.status).toBe(201);
+    expect((await base64.json()).success).toBe(true);
+
+    const search = await server.request("/api/search?category=phone_camera&player_name=John&page=1&limit=20", {
+      headers: { Authorization: `Bearer ${secret}` },
+    });
+    expect(search.status).toBe(200);
+    const found = await search.json();
+    expect(found.files).toHaveLength(1);
+    expect(found.files[0].url).toMatch(/^http/);
+
+    const stats = await getDashboardStats(server.ctx.db, user.user.id);
+    expect(stats).toMatchObject({ totalServers: 1, mediaFiles: 2 });
+    expect(stats.apiCalls30d).toBeGreaterThanOrEqual(3);
   });
 });
