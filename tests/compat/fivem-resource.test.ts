@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+const run = promisify(execFile);
+
+let server: TestServer;
+let account: SeededAccount;
+
+/** Runs one scenario of the harness against the live server and returns its RESULT line. */
+async function scenario(name: string) {
+  const { stdout } = await run("lua5.4", ["tests/compat/fivem/harness.lua", "fivem/stash", name], {
+    env: { ...process.env, STASH_URL: `${server.url}/`, STASH_API_KEY: account.key },
+  });
+  const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
+  if (!line) throw new Error(`no result from the Lua harness:\n${stdout}`);
+  return JSON.parse(line.slice("RESULT ".length)) as { err: string | null; data: Record<string, unknown> | null };
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  account = await seedAccount(server.ctx);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("the FiveM resource (fivem/stash) driving the live API", () => {
+  it("uploads a data URI and hands back a link that serves the image", async () => {
+    const { err, data } = await scenario("data-uri");
+    expect(err).toBeNull();
+    expect(data).toMatchObject({ success: true, category: "police_evidence", original_filename: "evidence.png" });
+    const image = await fetch(String(data!.url));
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toMatch(/^image\//);
+    const row = await server.ctx.db.selectFrom("files").select(["player_name", "metadata"]).where("id", "=", String(data!.id)).executeTakeFirstOrThrow();
+    expect(row).toEqual({ player_name: "Officer Tenpenny", metadata: { case: "LS-1042" } });
+  });
+
+  it("uploads a player's screenshot tagged with their name and license", async () => {
+    const { err, data } = await scenario("screenshot");
+    expect(err).toBeNull();
+    const row = await server.ctx.db
+      .selectFrom("files")
+      .select(["player_name", "player_identifier", "category"])
+      .where("id", "=", String(data!.id))
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ player_name: "Tommy Vercetti #7", player_identifier: `license:${"ab".repeat(20)}7`, category: "screenshots" });
+  });
+
+  it("reports the API's error message when the key is wrong", async () => {
+    const { err, data } = await scenario("bad-key");
+    expect(err).toMatch(/api key/i);
+    expect(data).toMatchObject({ success: false, status: "error" });
+  });
+});

@@ -1,0 +1,101 @@
+-- Runs the real fivem/stash resource outside the game: FiveM's natives are provided here, with
+-- PerformHttpRequest sending real HTTP through curl. Each scenario prints one "RESULT <json>" line.
+json = require('dkjson')
+
+local convars = {
+  stash_url = os.getenv('STASH_URL'),
+  stash_api_key = os.getenv('STASH_API_KEY'),
+}
+
+function GetConvar(name, default)
+  return convars[name] or default
+end
+
+function GetPlayerName(source)
+  return 'Tommy Vercetti #' .. tostring(source)
+end
+
+function GetPlayerIdentifierByType(source, kind)
+  return kind .. ':' .. string.rep('ab', 20) .. tostring(source)
+end
+
+local function shellQuote(value)
+  return "'" .. tostring(value):gsub("'", "'\\''") .. "'"
+end
+
+local function readFile(path)
+  local handle = io.open(path, 'rb')
+  if not handle then return nil end
+  local content = handle:read('a')
+  handle:close()
+  return content
+end
+
+-- FiveM calls back with (status, body, headers, errorData); on HTTP errors body is nil and the
+-- response text comes in errorData.
+function PerformHttpRequest(url, callback, method, body, headers)
+  local bodyFile, outFile = os.tmpname(), os.tmpname()
+  local handle = io.open(bodyFile, 'wb')
+  handle:write(body or '')
+  handle:close()
+  local args = { 'curl', '-s', '-X', method or 'GET', '-o', outFile, '-w', '%{http_code}', '--data-binary', '@' .. bodyFile }
+  for name, value in pairs(headers or {}) do
+    args[#args + 1] = '-H'
+    args[#args + 1] = name .. ': ' .. value
+  end
+  args[#args + 1] = url
+  local quoted = {}
+  for i, arg in ipairs(args) do quoted[i] = shellQuote(arg) end
+  local pipe = io.popen(table.concat(quoted, ' '))
+  local status = tonumber(pipe:read('a')) or 0
+  pipe:close()
+  local text = readFile(outFile)
+  os.remove(bodyFile)
+  os.remove(outFile)
+  if status >= 200 and status < 300 then
+    callback(status, text, {}, nil)
+  else
+    callback(status, nil, {}, 'HTTP ' .. status .. ': ' .. (text or ''))
+  end
+end
+
+-- A 1x1 PNG, as screenshot-basic would hand over a data URI.
+local PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+
+local registered = {}
+exports = setmetatable({
+  ['screenshot-basic'] = {
+    requestClientScreenshot = function(_, _source, _options, callback)
+      callback(false, PIXEL)
+    end,
+  },
+}, {
+  __call = function(_, name, fn)
+    registered[name] = fn
+  end,
+})
+
+local resource = arg[1]
+dofile(resource .. '/config.lua')
+dofile(resource .. '/server.lua')
+
+local function report(name, err, data)
+  print('RESULT ' .. json.encode({ scenario = name, err = err or json.null, data = data or json.null }))
+end
+
+local scenario = arg[2]
+if scenario == 'data-uri' then
+  registered.uploadDataUri(PIXEL, {
+    filename = 'evidence.png',
+    category = 'police_evidence',
+    playerName = 'Officer Tenpenny',
+    metadata = { case = 'LS-1042' },
+  }, function(err, data) report(scenario, err, data) end)
+elseif scenario == 'screenshot' then
+  registered.uploadPlayerScreenshot(7, { category = 'screenshots' }, function(err, data) report(scenario, err, data) end)
+elseif scenario == 'presign' then
+  registered.createPresignedUpload({ category = 'phone_photos', expiresIn = 120 }, function(err, url) report(scenario, err, { url = url }) end)
+elseif scenario == 'bad-key' then
+  Config.ApiKey = 'sk_' .. string.rep('x', 40)
+  registered.uploadDataUri(PIXEL, {}, function(err, data) report(scenario, err, data) end)
+end
