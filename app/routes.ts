@@ -19,6 +19,7 @@ export default [
   route("api/download", "routes/api/download.ts"),
   route("api/download/:id", "routes/api/download-by-id.ts"),
   route("api/files/:id", "routes/api/file.ts"),
+  route("api/billing/:action", "routes/api/billing.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("auth", "routes/auth/auth.tsx"),
@@ -35,6 +36,7 @@ export default [
     route("servers/:serverId", "routes/portal/server-detail.tsx"),
     route("api-keys", "routes/portal/api-keys.tsx"),
     route("analytics", "routes/portal/analytics.tsx"),
+    route("billing", "routes/portal/billing.tsx"),
   ]),
 
   layout("routes/admin/layout.tsx", [

@@ -87,9 +87,14 @@ export function isPaidTier(value: unknown): value is PaidTier {
 /** Files expiring within this many days are flagged in the gallery and mailed about once. */
 export const EXPIRY_WARNING_DAYS = 3;
 
-/** Price of `gb` extra gigabytes on `tier`, in pence (Stripe amounts are integers). */
-export function storageAddonPricePence(tier: Tier, gb: number): number {
-  return Math.round(gb * PLANS[tier].overagePerGbGbp * 100);
+/** Price of `gb` extra gigabytes on `tier`, in pounds (GB × the tier's overage rate). */
+export function storageAddonPriceGbp(tier: Tier, gb: number): number {
+  return Math.round(gb * PLANS[tier].overagePerGbGbp * 100) / 100;
+}
+
+/** GB with up to 2 decimals, for quota and usage figures. */
+export function formatGb(bytes: number): string {
+  return `${Number((bytes / GB).toFixed(2))} GB`;
 }
 
 /**

@@ -112,13 +112,19 @@ export class FakeStripe {
     const url = new URL(req.url ?? "/", "http://stripe.local");
     const params = parseForm(req.method === "GET" ? url.searchParams : new URLSearchParams(body));
     const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
-    this.requests.push({ method: req.method ?? "GET", path: url.pathname, params, idempotencyKey });
+    if (!req.url?.startsWith("/checkout/") && !req.url?.startsWith("/portal/")) this.requests.push({ method: req.method ?? "GET", path: url.pathname, params, idempotencyKey });
     const send = (status: number, payload: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req") });
       res.end(JSON.stringify(payload));
     };
     const error = (status: number, message: string, code = "resource_missing") =>
       send(status, { error: { type: "invalid_request_error", code, message } });
+    if (req.method === "GET" && /^\/(checkout|portal)\//.test(url.pathname)) {
+      // The hosted pages a browser is sent to.
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end(`<!doctype html><title>Fake Stripe</title><h1>Fake Stripe ${url.pathname.split("/")[1]}</h1>`);
+      return;
+    }
     if (!String(req.headers.authorization ?? "").startsWith("Bearer sk_")) return error(401, "Invalid API Key provided", "api_key_invalid");
 
     const route = `${req.method} ${url.pathname}`;
@@ -140,11 +146,11 @@ export class FakeStripe {
         mode: params.mode,
         customer: params.customer,
         metadata: params.metadata ?? {},
-        url: `https://checkout.stripe.test/c/pay/${sessionId}`,
+        url: `${this.url}/checkout/${sessionId}`,
       });
     }
     if (route === "POST /v1/billing_portal/sessions") {
-      return send(200, { id: id("bps"), object: "billing_portal.session", customer: params.customer, return_url: params.return_url, url: `https://billing.stripe.test/p/session/${id("test")}` });
+      return send(200, { id: id("bps"), object: "billing_portal.session", customer: params.customer, return_url: params.return_url, url: `${this.url}/portal/${id("bps")}` });
     }
     const sub = /^GET \/v1\/subscriptions\/([^/]+)$/.exec(route);
     if (sub) {

@@ -1,9 +1,11 @@
 import { data } from "react-router";
 import { UserMenu } from "~/components/auth/user-menu";
+import { OverageBanner } from "~/components/billing/overage-banner";
 import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
 import { requireAuthenticated } from "~/services/guards.server";
+import { getStorageOverage } from "~/services/overage.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -14,6 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       sidebarOpen: sidebarOpenFromCookie(request.headers.get("Cookie")),
       user: { id: user.id, displayName: user.displayName, email: user.email, avatarUrl: user.avatarUrl },
       isAdmin: user.role === "admin",
+      overage: await getStorageOverage(context.db, user.id),
     },
     { headers },
   );
@@ -27,6 +30,7 @@ export default function PortalLayout({ loaderData }: Route.ComponentProps) {
       showAdmin={loaderData.isAdmin}
       userMenu={<UserMenu user={loaderData.user} />}
     >
+      <OverageBanner overage={loaderData.overage} />
       <PortalOutlet />
     </PortalShell>
   );
