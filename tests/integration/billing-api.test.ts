@@ -29,7 +29,18 @@ function call(target: TestServer, action: string, body: unknown, who?: SignedInU
   });
 }
 
-const lastCheckout = () => fake.requestsTo("/v1/checkout/sessions").at(-1)!.params as Record<string, any>;
+interface CheckoutParams {
+  mode: string;
+  customer: string;
+  client_reference_id: string;
+  success_url: string;
+  cancel_url: string;
+  metadata: Record<string, string>;
+  subscription_data: { metadata: Record<string, string> };
+  line_items: { price?: string; quantity: string; price_data?: { unit_amount: string; currency: string } }[];
+}
+
+const lastCheckout = () => fake.requestsTo("/v1/checkout/sessions").at(-1)!.params as unknown as CheckoutParams;
 
 describe("billing endpoints with Stripe configured", () => {
   it("create-checkout starts a subscription Checkout for the tier and answers its url", async () => {
@@ -54,7 +65,7 @@ describe("billing endpoints with Stripe configured", () => {
   it("resolves a price configured by lookup key", async () => {
     const who = await signUpAndSignIn(server);
     expect((await call(server, "create-checkout", { tier: "professional" }, who)).status).toBe(200);
-    expect(lastCheckout().line_items[0].price).toBe(PRICE_PROFESSIONAL);
+    expect(lastCheckout().line_items[0]!.price).toBe(PRICE_PROFESSIONAL);
   });
 
   it("refuses an unknown or free tier without calling Stripe", async () => {
@@ -88,9 +99,9 @@ describe("billing endpoints with Stripe configured", () => {
     expect((await call(server, "purchase-storage", { storage_gb: 10 }, who)).status).toBe(200);
     let params = lastCheckout();
     expect(params.mode).toBe("payment");
-    expect(params.line_items[0].quantity).toBe("10");
-    expect(params.line_items[0].price_data.unit_amount).toBe("25");
-    expect(params.line_items[0].price_data.currency).toBe("gbp");
+    expect(params.line_items[0]!.quantity).toBe("10");
+    expect(params.line_items[0]!.price_data!.unit_amount).toBe("25");
+    expect(params.line_items[0]!.price_data!.currency).toBe("gbp");
     expect(params.metadata).toEqual({ kind: "storage_addon", user_id: who.user.id, storage_gb: "10", tier: "free" });
     expect(params.success_url).toBe(`${server.url}/billing?storage_success=true`);
     expect(params.cancel_url).toBe(`${server.url}/billing?storage_canceled=true`);
@@ -98,8 +109,8 @@ describe("billing endpoints with Stripe configured", () => {
     await setUserPlan(server.ctx.db, who.user.id, { tier: "professional" });
     expect((await call(server, "purchase-storage", { storage_gb: "1000" }, who)).status).toBe(200);
     params = lastCheckout();
-    expect(params.line_items[0].quantity).toBe("1000");
-    expect(params.line_items[0].price_data.unit_amount).toBe("10");
+    expect(params.line_items[0]!.quantity).toBe("1000");
+    expect(params.line_items[0]!.price_data!.unit_amount).toBe("10");
   });
 
   it("refuses amounts outside 1-1000 GB with the spec's message, without calling Stripe", async () => {
