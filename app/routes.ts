@@ -42,6 +42,7 @@ export default [
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/servers", "routes/admin/servers.tsx"),
+    route("admin/users", "routes/admin/users.tsx"),
   ]),
 
   route("*", "routes/public/not-found.tsx"),

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestUser, uniqueEmail } from "../helpers/auth.ts";
+import { createTestUser, signedInBrowserContext, signUpAndSignIn, uniqueEmail } from "../helpers/auth.ts";
 import { linkIn, waitForOutboxMail } from "../helpers/mail.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -109,6 +109,31 @@ describe("accounts in the browser", { timeout: 120_000 }, () => {
 
     await fillSignIn(page, email, password);
     await page.waitForURL(`${server.url}/dashboard?hello=1`);
+    await context.close();
+  });
+
+  it("an admin changes another user's role on /admin/users and it holds after reload", async () => {
+    const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Root Admin" });
+    const target = await signUpAndSignIn(server, { displayName: "Mod Candidate" });
+    const context = await signedInBrowserContext(browser, server, admin, { viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/admin/users`);
+    expect(await page.getByRole("link", { name: "Users" }).isVisible()).toBe(true);
+    const card = page.locator(`[data-user-id="${target.user.id}"]`);
+    expect(await card.getByText("Unnamed User").count()).toBe(0);
+    expect(await card.getByText(target.user.id.slice(0, 8)).isVisible()).toBe(true);
+    await card.getByLabel("Role for Mod Candidate").selectOption("moderator");
+    await expect.poll(() => page.getByText("Role updated").isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByText("User role has been updated successfully").isVisible()).toBe(true);
+    await page.reload();
+    expect(await card.getByLabel("Role for Mod Candidate").inputValue()).toBe("moderator");
+    expect(await card.locator("span", { hasText: /^moderator$/ }).isVisible()).toBe(true);
+    await page.screenshot({ path: screenshotPath("admin-users-desktop"), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await page.screenshot({ path: screenshotPath("admin-users-mobile"), fullPage: true });
     await context.close();
   });
 

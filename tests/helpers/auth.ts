@@ -108,3 +108,10 @@ export function setCookies(res: Response): Record<string, { value: string; raw: 
   }
   return out;
 }
+
+/** The flash toast a response sets (see app/services/toast.server.ts), or null. */
+export function readToast(res: Response): { type: string; title: string; description?: string } | null {
+  const value = setCookies(res).stash_toast?.value;
+  if (!value) return null;
+  return JSON.parse(Buffer.from(decodeURIComponent(value), "base64").toString("utf8"));
+}

@@ -1,4 +1,5 @@
 import { Outlet, useLocation, useNavigation } from "react-router";
+import { UsersSkeleton } from "~/components/admin/users-skeleton";
 import { Skeleton } from "~/components/ui/skeleton";
 
 /**
@@ -6,6 +7,7 @@ import { Skeleton } from "~/components/ui/skeleton";
  * My Servers gets its three card skeletons, pages with stat cards get four tiles.
  */
 export function PortalPageSkeleton({ pathname }: { pathname: string }) {
+  if (pathname === "/admin/users") return <UsersSkeleton />;
   const cards = pathname === "/servers" ? 3 : 0;
   const stats = ["/dashboard", "/analytics", "/admin"].includes(pathname) ? 4 : 0;
   return (
