@@ -206,6 +206,14 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => page.getByTestId("server-settings").textContent()).toContain("Nova City Two");
     expect(await page.getByTestId("server-settings").textContent()).toContain("50 MB");
     expect(await page.getByTestId("server-stats").textContent()).toContain("Allowed File Types7");
+
+    const hook = page.getByLabel("Webhook URL");
+    const before = await hook.inputValue();
+    expect(before).toMatch(new RegExp(`^${server.url}/api/webhooks/${serverId}/[0-9A-Za-z]{40}$`));
+    await page.getByRole("button", { name: "Rotate" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Rotate" }).click();
+    await expect.poll(() => hook.inputValue()).not.toBe(before);
+    expect(await page.getByRole("alertdialog").count()).toBe(0);
     await page.screenshot({ path: screenshotPath("portal-server-detail"), fullPage: true });
   });
 

@@ -18,7 +18,7 @@ export function PortalPageSkeleton({ pathname }: { pathname: string }) {
         <Skeleton className="h-4 w-72 max-w-full" />
       </div>
       {stats ? (
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           {Array.from({ length: stats }, (_, i) => (
             <Skeleton key={i} className="h-28" />
           ))}

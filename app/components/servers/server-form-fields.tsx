@@ -1,3 +1,4 @@
+import type * as React from "react";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
@@ -133,4 +134,16 @@ export function ServerFormFields({
       </fieldset>
     </div>
   );
+}
+
+/** A form onChange that drops the edited field's browser-side error, so fixed fields stop showing it. */
+export function clearErrorOnChange(setErrors: React.Dispatch<React.SetStateAction<Record<string, string>>>) {
+  return (event: React.FormEvent<HTMLFormElement>) => {
+    const name = (event.target as HTMLInputElement).name;
+    setErrors((errors) => {
+      if (!(name in errors)) return errors;
+      const { [name]: _dropped, ...rest } = errors;
+      return rest;
+    });
+  };
 }

@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { EDIT_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
-import { ServerFormFields } from "./server-form-fields";
+import { ServerFormFields, clearErrorOnChange } from "./server-form-fields";
 
 export interface ServerSettings {
   name: string;
@@ -56,6 +56,7 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
             method="post"
             noValidate
             className="space-y-6"
+            onChange={clearErrorOnChange(setClientErrors)}
             onSubmit={(event) => {
               const result = parseServerForm(new FormData(event.currentTarget), "Error updating server");
               if (result.ok) return setClientErrors({});

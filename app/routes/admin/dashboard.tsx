@@ -31,7 +31,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <PageHeader title="Admin Dashboard" description="The whole platform at a glance." />
-      <section aria-label="Platform statistics" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label="Platform statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard title="Total Servers" value={totals.totalServers} icon={Server} hint={`${totals.totalFiles} files, ${formatBytes(totals.storedBytes)} stored`} />
         <StatCard title="Total Downloads" value={totals.totalDownloads} icon={Download} hint="All time" />
         <StatCard title="System Bandwidth" value={formatBytes(totals.bandwidthBytes)} icon={Gauge} hint="Served, all time" />

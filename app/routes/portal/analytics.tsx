@@ -52,7 +52,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </nav>
         }
       />
-      <section aria-label="Totals" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard title="Total Files" value={totals.files} icon={FileStack} />
         <StatCard title="Total Size" value={`${formatGb(totals.bytes)} GB`} icon={HardDrive} />
         <StatCard title="Monthly Uploads" value={totals.monthlyUploads} icon={Upload} hint="Since the 1st of this month" />

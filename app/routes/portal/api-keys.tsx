@@ -3,6 +3,7 @@ import { IntegrationGuide } from "~/components/api-keys/integration-guide";
 import { KeyBanner } from "~/components/api-keys/key-banner";
 import { KeyList } from "~/components/api-keys/key-list";
 import { NewKeyForm } from "~/components/api-keys/new-key-form";
+import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { pageTitle } from "~/lib/site";
@@ -113,4 +114,8 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
       />
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <LoadError title="Error loading API keys" fallback="Failed to load API keys" />;
 }

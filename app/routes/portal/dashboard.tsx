@@ -46,7 +46,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <PageHeader title="Dashboard" description={`Welcome back${displayName ? `, ${displayName}` : ""}. Your servers, media and usage at a glance.`} />
-      <section aria-label="Statistics" className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard title="Total Servers" value={stats?.totalServers ?? 0} icon={Server} hint="Registered game servers" />
         <StatCard title="Media Files" value={stats?.mediaFiles ?? 0} icon={FileImage} hint="Files stored" />
         <StatCard

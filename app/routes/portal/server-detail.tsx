@@ -1,4 +1,5 @@
 import { data, Link, redirect } from "react-router";
+import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { DangerZone } from "~/components/servers/danger-zone";
 import { RetentionRules } from "~/components/servers/retention-rules";
@@ -167,4 +168,8 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <LoadError title="Error loading servers" fallback="Failed to load servers" />;
 }

@@ -1,10 +1,11 @@
 import { Plus, Server as ServerIcon, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Link, useActionData, useFetcher, useSearchParams } from "react-router";
+import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { showToast, useActionToast } from "~/components/portal/use-action-toast";
 import { ServerCard } from "~/components/servers/server-card";
-import { EMPTY_SERVER_FORM, ServerFormFields } from "~/components/servers/server-form-fields";
+import { EMPTY_SERVER_FORM, ServerFormFields, clearErrorOnChange } from "~/components/servers/server-form-fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CREATE_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
@@ -103,6 +104,7 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
           method="post"
           ref={formRef}
           noValidate
+          onChange={clearErrorOnChange(setClientErrors)}
           onSubmit={(event) => {
             const parsed = parseServerForm(new FormData(event.currentTarget), "Error creating server");
             if (parsed.ok) return setClientErrors({});
@@ -153,4 +155,8 @@ export default function Servers({ loaderData }: Route.ComponentProps) {
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <LoadError title="Error loading servers" fallback="Failed to load servers" />;
 }
