@@ -22,6 +22,14 @@ export type UploadBodyKind = "any" | "json" | "raw";
 export interface ReceivedUpload {
   uploads: StoredUpload[];
   fields: UploadFields;
+  /** Every text field of a multipart body as sent (e.g. a webhook's payload_json). */
+  formFields: Record<string, string>;
+}
+
+export interface ReceiveOptions {
+  kind?: UploadBodyKind;
+  /** A multipart body without file parts is fine (Discord webhook messages without attachments). */
+  allowNoFiles?: boolean;
 }
 
 function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "text" | "raw" {
@@ -50,9 +58,9 @@ function requireBody(request: Request): ReadableStream<Uint8Array> {
  * Refuses an over-limit Content-Length before reading; streams files straight to the blob store.
  * On failure every blob it stored is deleted before it throws.
  */
-export async function receiveUpload(ctx: AppContext, request: Request, target: UploadTarget, allowed: UploadBodyKind = "any"): Promise<ReceivedUpload> {
+export async function receiveUpload(ctx: AppContext, request: Request, target: UploadTarget, options: ReceiveOptions = {}): Promise<ReceivedUpload> {
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
-  const kind = kindOf(contentType, allowed);
+  const kind = kindOf(contentType, options.kind ?? "any");
   const declared = Number(request.headers.get("content-length") ?? NaN);
   const cap = bodyCap(kind, target.maxBytes);
   if (Number.isFinite(declared) && declared > cap) {
@@ -61,7 +69,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
     throw new ApiError(error.status, error.code, error.message, error.details, { Connection: "close" });
   }
   const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
-  if (kind === "multipart") return receiveMultipart(ctx, request, target, query, contentType, cap);
+  if (kind === "multipart") return receiveMultipart(ctx, request, target, { query, contentType, cap, allowNoFiles: options.allowNoFiles ?? false });
   const body = requireBody(request);
   try {
     if (kind === "raw") {
@@ -70,7 +78,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
         category: query.category,
         clientFilename: query.filename ?? name,
       });
-      return { uploads: [upload], fields: query };
+      return { uploads: [upload], fields: query, formFields: {} };
     }
     return await receiveText(ctx, body, target, query, cap);
   } catch (error) {
@@ -80,8 +88,14 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
 }
 
 /** Receive, then commit: the whole upload request, all files or none. */
-export async function handleUpload(ctx: AppContext, request: Request, target: UploadTarget, allowed: UploadBodyKind = "any"): Promise<FileRecord[]> {
-  const { uploads, fields } = await receiveUpload(ctx, request, target, allowed);
+export async function handleUpload(ctx: AppContext, request: Request, target: UploadTarget, kind: UploadBodyKind = "any"): Promise<FileRecord[]> {
+  const { uploads, fields } = await receiveUpload(ctx, request, target, { kind });
+  return finishUpload(ctx, target, uploads, fields);
+}
+
+/** Checks the claimed server and commits; every blob is deleted when it throws. */
+export async function finishUpload(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<FileRecord[]> {
+  if (uploads.length === 0) return [];
   if (fields.serverId && fields.serverId !== target.serverId) {
     await discardUploads(ctx, uploads);
     throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
@@ -89,7 +103,14 @@ export async function handleUpload(ctx: AppContext, request: Request, target: Up
   return commitUploads(ctx, target, uploads, fields);
 }
 
-function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, query: UploadFields, contentType: string, cap: number): Promise<ReceivedUpload> {
+interface MultipartOptions {
+  query: UploadFields;
+  contentType: string;
+  cap: number;
+  allowNoFiles: boolean;
+}
+
+function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, allowNoFiles }: MultipartOptions): Promise<ReceivedUpload> {
   const source = Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
   let parser: busboy.Busboy;
   try {
@@ -125,11 +146,11 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
       settle.reject(error);
       return;
     }
-    if (uploads.length === 0) {
+    if (uploads.length === 0 && !allowNoFiles) {
       settle.reject(new ApiError(400, "missing_file", "No file provided"));
       return;
     }
-    settle.resolve({ uploads, fields });
+    settle.resolve({ uploads, fields, formFields: rawFields });
   };
   const fail = (error: unknown) => {
     if (failure) return;
@@ -253,5 +274,5 @@ async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, ta
   }
   const { bytes } = decodeBase64(payload, target.maxBytes);
   const upload = await storeUpload(ctx, target, Readable.from([bytes]), { category: fields.category, clientFilename: fields.filename });
-  return { uploads: [upload], fields };
+  return { uploads: [upload], fields, formFields: {} };
 }

@@ -1,4 +1,6 @@
-import { runApi } from "~/services/api-route.server";
+import { apiError, apiSuccess } from "~/lib/api-response";
+import { runApi, withApiKey } from "~/services/api-route.server";
+import { deleteServerFile } from "~/services/file-delete.server";
 import { fileMetadataResponse } from "~/services/downloads.server";
 import type { Route } from "./+types/file";
 
@@ -6,4 +8,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return runApi(context, () =>
     fileMetadataResponse(context, { headers: request.headers, query: new URL(request.url).searchParams, ip: context.clientIp }, params.id),
   );
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "DELETE") {
+    return apiError(405, "method_not_allowed", "Use GET for metadata or DELETE to delete", {}, { Allow: "GET, HEAD, DELETE, OPTIONS" });
+  }
+  return withApiKey(context, request, { action: "file.delete", permission: "delete" }, async (caller) => {
+    const file = await deleteServerFile(context, caller.serverId, params.id);
+    if (!file) return apiError(404, "not_found", "File not found");
+    return apiSuccess({ deleted: true, id: file.id, freed_bytes: file.size_bytes });
+  });
 }

@@ -1,0 +1,44 @@
+import { apiSuccess } from "~/lib/api-response";
+import { readSmallBody } from "~/http/small-body.server";
+import { requireActiveServer } from "~/services/api-auth.server";
+import { withApiKey } from "~/services/api-route.server";
+import { createUploadGrant, parsePresignInput } from "~/services/upload-grants.server";
+import { loadUploadTarget } from "~/services/uploads.server";
+import type { Route } from "./+types/upload-presign";
+
+async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  return withApiKey(context, request, { action: "upload.presign", permission: "upload" }, async (caller) => {
+    requireActiveServer(caller.serverStatus);
+    const target = await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId);
+    const input = {
+      ...Object.fromEntries(new URL(request.url).searchParams),
+      ...(request.method === "GET" ? {} : await readSmallBody(request)),
+    } as Record<string, unknown>;
+    const { expiresIn, constraints } = parsePresignInput(
+      {
+        expiresIn: input.expires_in ?? input.expiresIn,
+        category: input.category,
+        playerName: input.player_name ?? input.playerName,
+        playerIdentifier: input.player_identifier ?? input.playerIdentifier,
+        maxSizeMb: input.max_size_mb ?? input.maxSizeMb,
+      },
+      target.maxBytes,
+    );
+    const { token, expiresAt } = await createUploadGrant(context.db, { serverId: caller.serverId, apiKeyId: caller.keyId, expiresIn, constraints });
+    const url = `${context.config.appUrl}/api/upload/presigned/${token}`;
+    return apiSuccess({
+      url,
+      presignedUrl: url,
+      upload_url: url,
+      method: "POST",
+      methods: ["POST", "PUT"],
+      field: "file",
+      expires_in: expiresIn,
+      expires_at: expiresAt.toISOString(),
+      data: { url, presignedUrl: url, expires_at: expiresAt.toISOString() },
+    });
+  });
+}
+
+export const loader = presign;
+export const action = presign;

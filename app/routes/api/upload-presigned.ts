@@ -1,0 +1,32 @@
+import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
+import { handleUpload } from "~/http/upload-request.server";
+import { runApi } from "~/services/api-route.server";
+import { uploadResponseBody } from "~/services/file-views.server";
+import { claimUploadGrant, releaseUploadGrant } from "~/services/upload-grants.server";
+import { prepareUploadTarget } from "~/services/upload-targets.server";
+import type { Route } from "./+types/upload-presigned";
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "POST" && request.method !== "PUT") {
+    return apiError(405, "method_not_allowed", "Use POST (multipart) or PUT (raw bytes)", {}, { Allow: "POST, PUT, OPTIONS" });
+  }
+  return runApi(context, async () => {
+    const grant = await claimUploadGrant(context.db, params.token);
+    if (!grant) throw new ApiError(403, "invalid_upload_url", "This upload URL has expired or has already been used");
+    try {
+      const target = await prepareUploadTarget(context, grant.server_id);
+      const { category, player_name, player_identifier, max_bytes } = grant.constraints;
+      target.maxBytes = Math.min(target.maxBytes, max_bytes ?? target.maxBytes);
+      target.forced = { category, playerName: player_name, playerIdentifier: player_identifier };
+      const files = await handleUpload(context, request, target, request.method === "PUT" ? "raw" : "any");
+      return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
+    } catch (error) {
+      await releaseUploadGrant(context.db, grant.id);
+      throw error;
+    }
+  });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", "Use POST (multipart) or PUT (raw bytes)", {}, { Allow: "POST, PUT, OPTIONS" });
+}

@@ -1,0 +1,52 @@
+import { ApiError, apiError } from "~/lib/api-response";
+import { FAILED_KEY_ATTEMPTS } from "~/lib/api-limits";
+import { readSmallBody } from "~/http/small-body.server";
+import { finishUpload, receiveUpload } from "~/http/upload-request.server";
+import { runApi } from "~/services/api-route.server";
+import { bumpUsage } from "~/services/api-usage.server";
+import { rateLimitHeaders } from "~/services/rate-limit.server";
+import { prepareUploadTarget } from "~/services/upload-targets.server";
+import { discardUploads } from "~/services/uploads.server";
+import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/webhooks.server";
+import type { Route } from "./+types/webhook";
+
+/** POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST", {}, { Allow: "POST, OPTIONS" });
+  return runApi(context, async () => {
+    const failures = await context.rateLimits.peek("api-key-failures", context.clientIp, FAILED_KEY_ATTEMPTS);
+    if (!failures.allowed) throw new ApiError(429, "rate_limited", "Too many failed attempts, try again later", {}, rateLimitHeaders(failures));
+    const server = await findWebhookServer(context.db, params.serverId, params.secret);
+    if (!server) {
+      await context.rateLimits.consume("api-key-failures", context.clientIp, FAILED_KEY_ATTEMPTS);
+      throw new ApiError(404, "not_found", "Unknown Webhook");
+    }
+    await bumpUsage(context.db, server.id, { api_calls: 1 });
+
+    let files: Awaited<ReturnType<typeof finishUpload>> = [];
+    let payload;
+    if ((request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
+      const target = await prepareUploadTarget(context, server.id);
+      const received = await receiveUpload(context, request, target, { allowNoFiles: true });
+      try {
+        payload = parseWebhookPayload(received.formFields);
+      } catch (error) {
+        await discardUploads(context, received.uploads);
+        throw error;
+      }
+      const metadata = { source: "discord_webhook", ...(payload.content ? { content: payload.content } : {}), ...(payload.username ? { username: payload.username } : {}) };
+      files = await finishUpload(context, target, received.uploads, {
+        ...received.fields,
+        category: received.fields.category ?? WEBHOOK_CATEGORY,
+        metadata: received.fields.metadata ?? metadata,
+      });
+    } else {
+      payload = parseWebhookPayload(await readSmallBody(request));
+    }
+    return Response.json(discordMessage(context.config.cdnBaseUrl, server.id, server.name, payload, files), { headers: { "Cache-Control": "no-store" } });
+  });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", "Use POST", {}, { Allow: "POST, OPTIONS" });
+}
