@@ -51,6 +51,23 @@ describe("the FiveM resource (fivem/stash) driving the live API", () => {
     expect(row).toEqual({ player_name: "Tommy Vercetti #7", player_identifier: `license:${"ab".repeat(20)}7`, category: "screenshots" });
   });
 
+  it("creates a single-use upload URL that a client can PUT bytes to without the key", async () => {
+    const { err, data } = await scenario("presign");
+    expect(err).toBeNull();
+    const url = String(data!.url);
+    expect(url).not.toContain(account.key);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const first = await fetch(url, { method: "PUT", body: png, headers: { "Content-Type": "image/png" } });
+    expect(first.status).toBe(201);
+    const uploaded = await first.json();
+    expect(uploaded).toMatchObject({ success: true, category: "phone_photos" });
+    const again = await fetch(url, { method: "PUT", body: png });
+    expect(again.status).toBe(403);
+  });
+
   it("reports the API's error message when the key is wrong", async () => {
     const { err, data } = await scenario("bad-key");
     expect(err).toMatch(/api key/i);
