@@ -76,6 +76,12 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         </p>
         <Curl name="base64Json" bases={bases} />
         <SnippetBlock snippet={luaBase64Upload(bases)} />
+        <p>
+          Two shorter forms for clients that cannot build JSON either: the data URI as the whole body, or the raw bytes with the file type as{" "}
+          <C>Content-Type</C> and the name in <C>X-Filename</C>. The other fields then go in the query string.
+        </p>
+        <Curl name="rawDataUri" bases={bases} />
+        <Curl name="rawBytes" bases={bases} />
       </DocSection>
 
       <DocSection id="presigned-uploads" title="Presigned uploads">

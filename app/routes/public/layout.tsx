@@ -7,7 +7,7 @@ import { useRootData } from "~/root";
 export default function PublicLayout() {
   const appName = useRootData()?.appName ?? "Stash";
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="public-site flex min-h-screen flex-col">
       <SiteHeader appName={appName} />
       <main id="main" className="flex-1">
         <Outlet />
