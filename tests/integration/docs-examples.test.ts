@@ -54,10 +54,10 @@ const NOT_YET_ON_MAIN: Partial<Record<ApiExampleName, string>> = {
   base64Json: "POST /api/upload/base64",
   rawDataUri: "POST /api/upload",
   rawBytes: "POST /api/upload",
-  downloadByPath: "GET /api/download?file=",
-  downloadPrivate: "GET /api/download/{id}",
   fileHead: "POST /api/upload (for FILE_PATH)",
   transform: "POST /api/upload (for FILE_PATH)",
+  downloadByPath: "GET /api/download?file=",
+  downloadPrivate: "GET /api/download/{id}",
   presign: "POST /api/upload/presign",
   presignedPut: "PUT on a presigned upload URL",
   webhook: "POST /api/webhooks/{server_id}/{secret}",
@@ -83,8 +83,10 @@ function fill(text: string): string {
   });
 }
 
+/** The example with the reader's placeholders filled in (not `captures`, whose keys are placeholder names). */
 function resolve(example: ApiExample): ApiExample {
-  return JSON.parse(fill(JSON.stringify(example))) as ApiExample;
+  const { captures, ...request } = example;
+  return { ...(JSON.parse(fill(JSON.stringify(request))) as ApiExample), captures };
 }
 
 async function send(example: ApiExample): Promise<Response> {
@@ -96,8 +98,8 @@ async function send(example: ApiExample): Promise<Response> {
   const b = example.body;
   if (b?.kind === "multipart") {
     const form = new FormData();
-    for (const [field, file] of b.files) form.append(field, new Blob([new Uint8Array(await fixture(file))], { type: "image/png" }), file);
     for (const [name, value] of b.fields) form.append(name, value);
+    for (const [field, file] of b.files) form.append(field, new Blob([new Uint8Array(await fixture(file))], { type: "image/png" }), file);
     body = form;
   } else if (b?.kind === "json") {
     body = JSON.stringify(b.json);
@@ -136,7 +138,7 @@ describe("docs examples against a live server", () => {
   it("renders each example as curl against this instance's base URL", () => {
     const bases = { appUrl: "https://stash.example.gg", cdnUrl: "https://cdn.example.gg" };
     expect(toCurl(API_EXAMPLES.quickStartUpload, bases)).toBe(
-      ["curl -X POST https://stash.example.gg/api/upload", '-H "x-api-key: YOUR_API_KEY"', "-F file=@screenshot.png", "-F category=screenshots"].join(" \\\n  "),
+      ["curl -X POST https://stash.example.gg/api/upload", '-H "x-api-key: YOUR_API_KEY"', "-F category=screenshots", "-F file=@screenshot.png"].join(" \\\n  "),
     );
     expect(toCurl(API_EXAMPLES.searchMetadata, bases)).toContain(`--data-urlencode 'metadata={"case_number":"LSPD-2024-0117"}'`);
     expect(toCurl(API_EXAMPLES.transform, bases)).toContain("https://cdn.example.gg/f/FILE_PATH?w=320&format=webp");

@@ -336,8 +336,9 @@ export function toCurl(example: ApiExample, bases: Bases): string {
   for (const [name, value] of example.headers ?? []) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   const body = example.body;
   if (body?.kind === "multipart") {
-    for (const [field, file] of body.files) lines.push(`-F ${shellQuote(`${field}=@${file}`)}`);
+    // Text fields first: the server then knows the category before the file's bytes arrive.
     for (const [name, value] of body.fields) lines.push(`-F ${shellQuote(`${name}=${value}`)}`);
+    for (const [field, file] of body.files) lines.push(`-F ${shellQuote(`${field}=@${file}`)}`);
   } else if (body?.kind === "json") {
     lines.push(`-d ${shellQuote(JSON.stringify(body.json))}`);
   } else if (body?.kind === "binary") {

@@ -291,9 +291,9 @@ export function resourcesUseCase({ appUrl }: Bases): Snippet {
     code: `# Host a clothing or vehicle pack preview (up to 50MB per file) and share the link
 curl -X POST "${appUrl}/api/upload" \\
   -H "x-api-key: $STASH_API_KEY" \\
-  -F "file=@vehicle-pack-preview.mp4" \\
   -F "category=resources" \\
-  -F 'metadata={"pack":"lspd-fleet","version":"2.1"}'`,
+  -F 'metadata={"pack":"lspd-fleet","version":"2.1"}' \\
+  -F "file=@vehicle-pack-preview.mp4"`,
   };
 }
 
