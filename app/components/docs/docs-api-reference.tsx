@@ -1,4 +1,4 @@
-import { sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
+import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
 import { UploadResponse } from "./docs-getting-started";
@@ -154,20 +154,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
 
       <DocSection id="response-headers" title="Response headers">
         <p>What file responses (<C>/f/…</C> and <C>/api/download</C>) carry:</p>
-        <Table
-          head={["Header", "Meaning"]}
-          rows={[
-            [<C key="h">Content-Type</C>, "The type detected from the file's bytes"],
-            [<C key="h">Content-Length</C>, "Size in bytes"],
-            [<C key="h">Cache-Control</C>, "public, max-age=31536000, immutable for public files; private, no-cache for private files"],
-            [<C key="h">ETag · Last-Modified</C>, "For If-None-Match / If-Modified-Since revalidation (304)"],
-            [<C key="h">Accept-Ranges</C>, "bytes: video players can seek"],
-            [<C key="h">Content-Disposition</C>, "inline for images, video and audio, attachment for everything else, with the original file name"],
-            [<C key="h">X-Content-Type-Options</C>, "nosniff"],
-            [<C key="h">Content-Security-Policy</C>, "sandbox: uploaded content can never run as a page"],
-            [<C key="h">Access-Control-Allow-Origin</C>, "*: usable from NUI pages"],
-          ]}
-        />
+        <Table head={["Header", "Meaning"]} rows={FILE_RESPONSE_HEADERS.map(([name, meaning]) => [<C key="h">{name}</C>, meaning])} />
       </DocSection>
 
       <DocSection id="discord-webhooks" title="Discord webhook migration">

@@ -59,8 +59,9 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
 
         <DocSection id="guide-sharex" title="ShareX" level={3}>
           <p>
-            For staff screenshots and clips: save this as a <C>.sxcu</C> file, double-click it to add {appName} as a custom uploader, and pick it under
-            Destinations. ShareX copies the returned <C>url</C> to your clipboard.
+            For staff screenshots and clips: download the ready-made <C>.sxcu</C> file from the API Keys page (or save this one), put your key in
+            it, double-click it to add {appName} as a custom uploader, and pick it under Destinations. ShareX copies the returned <C>url</C> to your
+            clipboard.
           </p>
           <SnippetBlock snippet={sharexUploader(bases, appName)} />
         </DocSection>

@@ -48,7 +48,7 @@ export const API_EXAMPLES = {
     headers: [key],
     body: { kind: "multipart", fields: [["category", "screenshots"]], files: [["file", "screenshot.png"]] },
     expectStatus: 201,
-    captures: { FILE_ID: "id", FILE_URL: "url" },
+    captures: { FILE_PATH: "path" },
   },
   authBearer: {
     id: "auth-bearer",
@@ -268,9 +268,23 @@ export const API_EXAMPLES = {
 
 export type ApiExampleName = keyof typeof API_EXAMPLES;
 
+/** The headers the docs promise on every file response, with what each means. */
+export const FILE_RESPONSE_HEADERS: [string, string][] = [
+  ["Content-Type", "The type detected from the file's bytes"],
+  ["Content-Length", "Size in bytes"],
+  ["Cache-Control", "public, max-age=31536000, immutable for public files; private, no-cache for private files"],
+  ["ETag", "For If-None-Match revalidation (304)"],
+  ["Last-Modified", "For If-Modified-Since revalidation (304)"],
+  ["Accept-Ranges", "bytes: video players can seek"],
+  ["Content-Disposition", "inline for images, video and audio, attachment for everything else, with the original file name"],
+  ["X-Content-Type-Options", "nosniff"],
+  ["Content-Security-Policy", "sandbox: uploaded content can never run as a page"],
+  ["Access-Control-Allow-Origin", "*: usable from NUI pages"],
+];
+
 /** What the docs show as an upload's answer; the docs-examples test checks the real answer has every field. */
 export function sampleUploadResponse(cdnUrl: string) {
-  const url = `${cdnUrl}/f/srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png`;
+  const url = `${cdnUrl}/f/lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.png`;
   const id = "5b0e6f0c-8a51-4b8e-9d0e-2f7c1a9e3d44";
   return {
     success: true,
@@ -281,8 +295,8 @@ export function sampleUploadResponse(cdnUrl: string) {
     url,
     public_url: url,
     link: url,
-    path: "srv_8kq2m4/phone_photos/7d1c0a5e9b3f4e21.png",
-    filename: "7d1c0a5e9b3f4e21.png",
+    path: "lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.png",
+    filename: "gaj1op062b2gs9gavnd1.png",
     original_filename: "photo.png",
     file_size: 48213,
     mime_type: "image/png",
@@ -292,7 +306,7 @@ export function sampleUploadResponse(cdnUrl: string) {
     player_identifier: "license:1a2b3c4d",
     metadata: { app: "camera", location: "Vespucci Beach" },
     uploaded_at: "2026-11-22T18:04:11.512Z",
-    data: { id, url, link: url, public_url: url, filename: "7d1c0a5e9b3f4e21.png" },
+    data: { id, url, link: url, public_url: url, filename: "gaj1op062b2gs9gavnd1.png" },
     attachments: [{ url, proxy_url: url }],
   };
 }

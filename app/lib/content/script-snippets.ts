@@ -1,3 +1,4 @@
+import { KEY_PLACEHOLDER, sharexConfig } from "../integration-snippets";
 import type { Bases } from "./api-examples";
 
 /**
@@ -184,27 +185,12 @@ Config.Webhook = "${appUrl}/api/webhooks/YOUR_SERVER_ID/YOUR_WEBHOOK_SECRET"`,
   };
 }
 
+/** The same uploader file the API Keys page offers for download. */
 export function sharexUploader({ appUrl }: Bases, appName: string): Snippet {
   return {
     language: "json",
-    filename: `${appName.toLowerCase().replace(/[^a-z0-9]+/g, "-")}.sxcu`,
-    code: JSON.stringify(
-      {
-        Version: "15.0.0",
-        Name: appName,
-        DestinationType: "ImageUploader, FileUploader",
-        RequestMethod: "POST",
-        RequestURL: `${appUrl}/api/upload`,
-        Headers: { "x-api-key": "YOUR_API_KEY" },
-        Body: "MultipartFormData",
-        Arguments: { category: "screenshots" },
-        FileFormName: "file",
-        URL: "{json:url}",
-        ErrorMessage: "{json:message}",
-      },
-      null,
-      2,
-    ),
+    filename: `${appName.replace(/[^A-Za-z0-9_-]+/g, "-") || "stash"}.sxcu`,
+    code: JSON.stringify(sharexConfig(appUrl, appName, KEY_PLACEHOLDER), null, 2),
   };
 }
 
