@@ -98,6 +98,17 @@ describe("/servers create", () => {
     expect(await serverCount(full.user.id)).toBe(0);
   });
 
+  it("offers the Upload shortcut only for active servers", async () => {
+    const user = await signUpAndSignIn(server);
+    const active = await createServer(server.ctx.db, { userId: user.user.id, name: "Live" });
+    const paused = await createServer(server.ctx.db, { userId: user.user.id, name: "Paused" });
+    await server.ctx.db.updateTable("servers").set({ status: "maintenance" }).where("id", "=", paused.id).execute();
+    const html = await (await server.request("/servers", { headers: { Cookie: user.cookie } })).text();
+    expect(html).toContain(`href="/upload?server=${active.id}"`);
+    expect(html).not.toContain(`href="/upload?server=${paused.id}"`);
+    expect(html).toContain(`href="/servers/${paused.id}"`);
+  });
+
   it("creates a server and lists it", async () => {
     const res = await postForm(server, "/servers", serverFields({ name: "Created Over HTTP" }), { cookie: owner.cookie });
     expect(res.status).toBe(200);
@@ -176,6 +187,12 @@ describe("/api-keys", () => {
     const page = await (await server.request(`/api-keys?server=${mine.id}`, { headers: { Cookie: user.cookie } })).text();
     expect(page).toContain(key!.key_prefix);
     expect(page).toContain(server.url);
+    expect(page).toContain(">Active<");
+    // Expired wins over the stored status.
+    await server.ctx.db.updateTable("api_keys").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", key!.id).execute();
+    const expired = await (await server.request("/api-keys", { headers: { Cookie: user.cookie } })).text();
+    expect(expired).toContain(">Expired<");
+    expect(expired).not.toContain(">Active<");
 
     expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: "00000000-0000-0000-0000-000000000000" }, { cookie: user.cookie })).status).toBe(404);
     expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: "not-a-uuid" }, { cookie: user.cookie })).status).toBe(404);
@@ -242,6 +259,10 @@ describe("analytics and admin", () => {
     expect(html).toContain("Admin Target");
     const list = await (await server.request("/admin/servers", { headers: { Cookie: admin.cookie } })).text();
     expect(list).toContain("Admin Target");
+    // View Details opens the owner's server page, which an admin may see.
+    const detail = await server.request(`/servers/${target.id}`, { headers: { Cookie: admin.cookie } });
+    expect(detail.status).toBe(200);
+    expect(await detail.text()).toContain("Admin Target");
     const bad = await postForm(server, "/admin/servers", { intent: "delete", serverId: "missing" }, { cookie: admin.cookie });
     expect(bad.status).toBe(404);
     const res = await postForm(server, "/admin/servers", { intent: "delete", serverId: target.id }, { cookie: admin.cookie });
