@@ -189,6 +189,11 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(5);
     expect(await page.getByRole("region", { name: "Totals" }).textContent()).toContain("Total Files1");
     await page.screenshot({ path: screenshotPath("portal-analytics"), fullPage: true });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload();
+    await expect.poll(() => page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(5);
+    await page.screenshot({ path: screenshotPath("portal-analytics-dark"), fullPage: true });
+    await page.emulateMedia({ colorScheme: "light" });
   });
 
   it("edits server settings: cancel restores, save stores", async () => {
