@@ -17,7 +17,7 @@ import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
-import { startRetentionSweeper } from "./app/services/retention-sweep.server.ts";
+import { startRetentionJobs } from "./app/services/retention-jobs.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
@@ -191,7 +191,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   if (swept) ctx.logger.info({ swept }, "removed leftovers of interrupted uploads");
 
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
-  const retention = startRetentionSweeper(ctx);
+  const retention = startRetentionJobs(ctx);
   const app = createExpressApp(ctx, downloads);
   const getBuild = await loadBuild(config, app);
   app.all(
