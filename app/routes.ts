@@ -48,5 +48,7 @@ export default [
     route("admin/users", "routes/admin/users.tsx"),
   ]),
 
+  route("admin/users/:userId/plan", "routes/admin/user-plan.ts"),
+
   route("*", "routes/public/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -129,12 +129,26 @@ export async function setManualAddonGb(db: Db, userId: string, gb: number): Prom
   });
 }
 
-export async function getManualAddonGb(db: Db, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom("storage_addons")
-    .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
-    .where("user_id", "=", userId)
-    .where("stripe_reference", "is", null)
-    .executeTakeFirst();
-  return Number(row?.gb ?? 0);
+export interface AdminPlanView {
+  tier: Tier;
+  addonGb: number;
+}
+
+/** Each user's plan and hand-granted storage, for the admin Users screen. */
+export async function listPlansForAdmin(db: Db): Promise<Record<string, AdminPlanView>> {
+  const rows = await db
+    .selectFrom("users")
+    .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
+    .select((eb) => [
+      "users.id",
+      "subscriptions.tier",
+      eb
+        .selectFrom("storage_addons")
+        .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
+        .whereRef("storage_addons.user_id", "=", "users.id")
+        .where("storage_addons.stripe_reference", "is", null)
+        .as("addon_gb"),
+    ])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.id, { tier: r.tier ?? "free", addonGb: Number(r.addon_gb ?? 0) }]));
 }

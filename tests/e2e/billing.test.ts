@@ -137,4 +137,28 @@ describe("billing screen", { timeout: 180_000 }, () => {
     await page.screenshot({ path: screenshotPath("billing-no-stripe-mobile"), fullPage: true });
     await context.close();
   });
+
+  it("without Stripe: an admin sets a user's plan and extra storage from /admin/users", async () => {
+    const admin = await signUpAndSignIn(plain, { role: "admin", displayName: "Ops Admin" });
+    const target = await signUpAndSignIn(plain, { displayName: "Server Owner" });
+    const context = await signedInBrowserContext(browser, plain, admin, { viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${plain.url}/admin/users`);
+    await page.waitForLoadState("networkidle");
+    const card = page.locator(`[data-user-id="${target.user.id}"]`);
+    await card.getByLabel("Plan for Server Owner").selectOption("business");
+    await card.getByLabel("Extra storage in GB for Server Owner").fill("30");
+    await card.getByRole("button", { name: "Set plan" }).click();
+    await toastVisible(page, "Plan updated");
+    await page.screenshot({ path: screenshotPath("billing-admin-users-desktop"), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.screenshot({ path: screenshotPath("billing-admin-users-mobile"), fullPage: true });
+    const owner = await signedInBrowserContext(browser, plain, target, { viewport: { width: 1280, height: 900 } });
+    const ownerPage = await owner.newPage();
+    await ownerPage.goto(`${plain.url}/billing`);
+    expect(await ownerPage.getByTestId("current-plan-name").textContent()).toBe("Boss");
+    expect(await ownerPage.getByTestId("storage-quota").textContent()).toContain("of 230 GB");
+    await owner.close();
+    await context.close();
+  });
 });

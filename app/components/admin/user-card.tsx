@@ -1,8 +1,10 @@
 import { useFetcher } from "react-router";
 import { UserAvatar } from "~/components/auth/user-menu";
+import { AdminPlanControl } from "~/components/billing/admin-plan-control";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { formatDate, formatGb } from "~/lib/account-format";
+import type { Tier } from "~/lib/plans";
 
 export type RoleValue = "user" | "moderator" | "admin";
 
@@ -27,7 +29,7 @@ export function RoleBadge({ role }: { role: RoleValue }) {
   return <Badge variant={ROLE_BADGE[role]}>{role}</Badge>;
 }
 
-export function AdminUserCard({ user }: { user: AdminUserCardData }) {
+export function AdminUserCard({ user, plan }: { user: AdminUserCardData; plan?: { tier: Tier; addonGb: number } }) {
   const fetcher = useFetcher();
   const pendingRole = fetcher.formData?.get("role");
   const role = typeof pendingRole === "string" ? (pendingRole as RoleValue) : user.role;
@@ -35,7 +37,7 @@ export function AdminUserCard({ user }: { user: AdminUserCardData }) {
 
   return (
     <Card data-testid="admin-user-card" data-user-id={user.id}>
-      <CardContent className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center">
+      <CardContent className="flex flex-col gap-4 p-4 sm:flex-row sm:flex-wrap sm:items-center">
         <div className="flex min-w-0 flex-1 items-center gap-3">
           <UserAvatar user={user} className="size-10" />
           <div className="min-w-0">
@@ -87,6 +89,7 @@ export function AdminUserCard({ user }: { user: AdminUserCardData }) {
             </button>
           </noscript>
         </fetcher.Form>
+        {plan ? <AdminPlanControl userId={user.id} name={name} plan={plan} /> : null}
       </CardContent>
     </Card>
   );

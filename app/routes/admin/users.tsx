@@ -6,12 +6,13 @@ import { Card, CardContent } from "~/components/ui/card";
 import { pageTitle } from "~/lib/site";
 import { isRole, listUsersForAdmin, RoleChangeError, setUserRole } from "~/services/admin-users.server";
 import { requireUserWithRole } from "~/services/guards.server";
+import { listPlansForAdmin } from "~/services/subscriptions.server";
 import { createToastHeaders } from "~/services/toast.server";
 import type { Route } from "./+types/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserWithRole(request, context, "admin");
-  return { appName: context.config.APP_NAME, users: await listUsersForAdmin(context.db) };
+  return { appName: context.config.APP_NAME, users: await listUsersForAdmin(context.db), plans: await listPlansForAdmin(context.db) };
 }
 
 async function back(type: "success" | "error", title: string, description: string) {
@@ -43,7 +44,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 }
 
 export default function AdminUsers({ loaderData }: Route.ComponentProps) {
-  const { users } = loaderData;
+  const { users, plans } = loaderData;
   return (
     <section className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -66,7 +67,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="space-y-3">
           {users.map((user) => (
-            <AdminUserCard key={user.id} user={user} />
+            <AdminUserCard key={user.id} user={user} plan={plans[user.id]} />
           ))}
         </div>
       )}
