@@ -86,8 +86,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
 
       <DocSection id="presigned-uploads" title="Presigned uploads">
         <p>
-          When a player&apos;s client must upload directly (a phone camera, a NUI page), your server asks for a single-use URL that is valid for a few
-          minutes and hands it to the client. The client uploads with no key at all: <C>PUT</C> the raw bytes, or <C>POST</C> multipart as usual.
+          When a player&apos;s client must upload directly (a phone camera, a NUI page), your server asks for a single-use URL and hands it to the
+          client. The client uploads with no key at all: <C>PUT</C> the raw bytes, or <C>POST</C> multipart as usual. The URL is valid for{" "}
+          <C>expires_in</C> seconds (default 300, at most 3600) and can pin <C>category</C>, <C>player_name</C>, <C>player_identifier</C> and a
+          lower <C>max_size_mb</C>; the answer&apos;s <C>url</C> is the address to upload to.
         </p>
         <Curl name="presign" bases={bases} />
         <Curl name="presignedPut" bases={bases} />
