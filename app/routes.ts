@@ -23,6 +23,8 @@ export default [
   route("api/download/:id", "routes/api/download-by-id.ts"),
   route("api/files/:id", "routes/api/file.ts"),
   route("api/billing/:action", "routes/api/billing.ts"),
+  route("api/media/:id", "routes/api/media.ts"),
+  route("api/portal/upload", "routes/api/portal-upload.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("auth", "routes/auth/auth.tsx"),
@@ -40,6 +42,9 @@ export default [
     route("api-keys", "routes/portal/api-keys.tsx"),
     route("analytics", "routes/portal/analytics.tsx"),
     route("billing", "routes/portal/billing.tsx"),
+    route("gallery", "routes/portal/gallery.tsx"),
+    route("upload", "routes/portal/upload.tsx"),
+    route("storage", "routes/portal/storage.tsx"),
   ]),
 
   layout("routes/admin/layout.tsx", [

@@ -43,6 +43,8 @@ interface Cursor {
   id: string;
 }
 
+/** created_at::text, e.g. "2026-11-22 17:30:38.123456+00" (the offset follows the session's TimeZone). */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: Cursor): string {
@@ -57,7 +59,7 @@ export function decodeCursor(value: string | null | undefined): Cursor | null {
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;
     const [at, id] = parsed as unknown[];
     if (typeof at !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
-    if (Number.isNaN(Date.parse(at.replace(" ", "T")))) return null;
+    if (!TIMESTAMP.test(at)) return null;
     return { at, id };
   } catch {
     return null;
@@ -72,12 +74,16 @@ export function normaliseSearch(value: string | null | undefined): string {
   return (value ?? "").trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
+function pageSize(limit: number | undefined): number {
+  return Math.min(Math.max(1, Math.floor(limit ?? GALLERY_PAGE_SIZE)), GALLERY_MAX_PAGE_SIZE);
+}
+
 /**
- * One page of the user's files, newest first. Keyset paging on (created_at DESC, id) walks
- * files_user_created_idx, so page 400 costs what page 1 does; an offset would not.
+ * The page query, one row more than the page to learn whether another follows. Keyset paging on
+ * (created_at DESC, id) walks files_user_created_idx, so page 400 costs what page 1 does; an
+ * offset would not. Exported so a test can EXPLAIN exactly what runs.
  */
-export async function listGalleryFiles(db: Db, userId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
-  const limit = Math.min(Math.max(1, Math.floor(query.limit ?? GALLERY_PAGE_SIZE)), GALLERY_MAX_PAGE_SIZE);
+export function galleryPageQuery(db: Db, userId: string, query: GalleryQuery = {}) {
   const search = normaliseSearch(query.search);
   const category = query.category && query.category !== ALL_CATEGORIES ? query.category : null;
   const cursor = decodeCursor(query.cursor);
@@ -105,8 +111,9 @@ export async function listGalleryFiles(db: Db, userId: string, query: GalleryQue
   if (category) q = q.where("files.category", "=", category);
   if (search) {
     const pattern = likePattern(search);
+    // Same expressions as the lower(...) trigram indexes, so the planner may use them.
     q = q.where(
-      sql<boolean>`(lower(files.filename) LIKE ${pattern} OR lower(files.original_filename) LIKE ${pattern} OR lower(coalesce(files.player_name, '')) LIKE ${pattern})`,
+      sql<boolean>`(lower(files.filename) LIKE ${pattern} OR lower(files.original_filename) LIKE ${pattern} OR lower(files.player_name) LIKE ${pattern})`,
     );
   }
   if (cursor) {
@@ -115,11 +122,16 @@ export async function listGalleryFiles(db: Db, userId: string, query: GalleryQue
       sql<boolean>`files.created_at <= ${cursor.at}::timestamptz AND (files.created_at < ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`,
     );
   }
-  const rows = await q
+  return q
     .orderBy("files.created_at", "desc")
     .orderBy("files.id", "asc")
-    .limit(limit + 1)
-    .execute();
+    .limit(pageSize(query.limit) + 1);
+}
+
+/** One page of the user's files, newest first. */
+export async function listGalleryFiles(db: Db, userId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
+  const limit = pageSize(query.limit);
+  const rows = await galleryPageQuery(db, userId, query).execute();
 
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -1,0 +1,39 @@
+import { blobResponse } from "~/http/file-response.server";
+import { apiError } from "~/lib/api-response";
+import { getOptionalUser } from "~/services/guards.server";
+import { imageLimits } from "~/services/media/limits.server";
+import { findOwnedFile, galleryThumbnail, servableOriginal, servableVariant } from "~/services/portal-files.server";
+import type { Route } from "./+types/media";
+
+/** The owner's browser may keep a copy; shared caches must not, as the answer depends on the session. */
+const PORTAL_CACHE = "private, max-age=3600";
+
+/**
+ * GET /api/media/{id}: a signed-in owner's own file, public or private, for the portal's View,
+ * Download (?download=1, saved under the original name) and card thumbnails (?thumb=1).
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await getOptionalUser(request, context);
+  if (!user) return apiError(401, "invalid_api_key", "Not authenticated");
+  const file = await findOwnedFile(context.db, user.id, params.id);
+  if (!file) return apiError(404, "not_found", "File not found");
+
+  const query = new URL(request.url).searchParams;
+  let response: Response | null;
+  if (query.has("thumb")) {
+    const thumb = await galleryThumbnail({ db: context.db, blobs: context.blobs, limits: imageLimits(context.config) }, file);
+    if (!thumb) return apiError(404, "not_found", "This file has no thumbnail");
+    response = await blobResponse(context, request, thumb.storage_key, servableVariant(file, thumb));
+  } else {
+    response = await blobResponse(context, request, file.storage_key, servableOriginal(file), {
+      forceAttachment: query.has("download"),
+    });
+  }
+  if (!response) {
+    context.logger.error({ fileId: file.id }, "file row without its blob");
+    return apiError(404, "not_found", "File not found");
+  }
+  response.headers.set("Cache-Control", PORTAL_CACHE);
+  response.headers.delete("Access-Control-Allow-Origin");
+  return response;
+}
