@@ -9,6 +9,7 @@ export type ApiErrorCode =
   | "invalid_metadata"
   | "missing_api_key"
   | "invalid_api_key"
+  | "not_authenticated"
   | "api_key_expired"
   | "permission_denied"
   | "server_mismatch"

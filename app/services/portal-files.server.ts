@@ -1,9 +1,15 @@
 import type { Db } from "../../db/index.ts";
 import type { BlobStore } from "../../storage/blob-store.ts";
+import type { AppContext } from "./app-context.server.ts";
+import { deleteServerFile } from "./file-delete.server.ts";
+import { findFileById, invalidateCachedFile, type ServedFileRecord } from "./file-lookup.server.ts";
 import type { ServableFile } from "./file-serving.server.ts";
-import { findFileById, type ServedFileRecord } from "./file-lookup.server.ts";
+import { fileUrl } from "./file-views.server.ts";
 import { isRasterImage, MediaError, type ImageLimits } from "./media/images.server.ts";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "./media/transforms.server.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_BULK_DELETE = 100;
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
 export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
@@ -51,4 +57,29 @@ export async function galleryThumbnail(
     if (error instanceof MediaError) return null;
     throw error;
   }
+}
+
+/** The link Copy URL gives: the CDN URL of a public file, the owner-only portal URL of a private one. */
+export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: { id: string; serverId: string; category: string; filename: string; isPublic: boolean }): string {
+  return file.isPublic
+    ? fileUrl(config.cdnBaseUrl, { server_id: file.serverId, category: file.category, filename: file.filename })
+    : `${config.appUrl}/api/media/${file.id}`;
+}
+
+/**
+ * Deletes the user's own files (blob, variants, row) and releases their quota at once, through
+ * the same service the script API uses. Ids that are not the user's are skipped; returns the count.
+ */
+export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<number> {
+  const ids = [...new Set(fileIds)].filter((id) => UUID.test(id));
+  if (ids.length === 0) return 0;
+  const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
+  let deleted = 0;
+  for (const file of owned) {
+    if (await deleteServerFile(ctx, file.server_id, file.id)) {
+      invalidateCachedFile(ctx.db, file);
+      deleted++;
+    }
+  }
+  return deleted;
 }

@@ -8,7 +8,7 @@ import { createServer } from "../../app/services/servers.server.ts";
 import { getStorageSummary } from "../../app/services/storage-summary.server.ts";
 import { createUser } from "../../app/services/users.server.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { usingPostgres } from "../helpers/test-db.ts";
+
 
 let server: TestServer;
 
@@ -192,7 +192,6 @@ describe("gallery with 10,000 files", () => {
       expect(plan, plan).not.toMatch(/Seq Scan on files/);
       expect(plan, plan).toMatch(/Index Scan|Index Only Scan|Bitmap Index Scan/);
     }
-    console.info(`gallery page plans (${usingPostgres ? "PostgreSQL" : "PGlite"}):\n${plans.join("\n---\n")}`);
   });
 });
 

@@ -14,7 +14,7 @@ const PORTAL_CACHE = "private, max-age=3600";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await getOptionalUser(request, context);
-  if (!user) return apiError(401, "invalid_api_key", "Not authenticated");
+  if (!user) return apiError(401, "not_authenticated", "Not authenticated");
   const file = await findOwnedFile(context.db, user.id, params.id);
   if (!file) return apiError(404, "not_found", "File not found");
 
@@ -34,6 +34,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     return apiError(404, "not_found", "File not found");
   }
   response.headers.set("Cache-Control", PORTAL_CACHE);
-  response.headers.delete("Access-Control-Allow-Origin");
   return response;
 }

@@ -1,0 +1,285 @@
+import { ImageIcon, Search, Trash2, Upload } from "lucide-react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Form, Link, useFetcher, useNavigation, useSubmit } from "react-router";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "~/components/ui/alert-dialog";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Skeleton } from "~/components/ui/skeleton";
+import { GALLERY_CATEGORY_FILTERS } from "~/lib/media-categories";
+import { MediaCard, type MediaCardFile } from "./media-card";
+import { MediaLightbox } from "./media-lightbox";
+
+interface GalleryPageData {
+  files: MediaCardFile[];
+  nextCursor: string | null;
+}
+
+export interface GalleryViewProps extends GalleryPageData {
+  q: string;
+  category: string;
+  cursor: string | null;
+  hasAnyFiles: boolean;
+}
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+export function GalleryView(props: GalleryViewProps) {
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location?.pathname === "/gallery";
+  return (
+    <section className="space-y-6">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-bold tracking-tight">Media Gallery</h1>
+        <p className="text-muted-foreground">Browse, preview and manage every file your servers have uploaded.</p>
+      </header>
+      <GalleryFilters q={props.q} category={props.category} />
+      {loading ? (
+        <GallerySkeleton />
+      ) : (
+        // A new search or filter starts a fresh list (and fresh selection).
+        <GalleryResults key={`${props.q}\u0000${props.category}\u0000${props.cursor ?? ""}`} {...props} />
+      )}
+    </section>
+  );
+}
+
+function GalleryFilters({ q, category }: { q: string; category: string }) {
+  const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const submitSoon = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => form.current && submit(form.current, { replace: true }), SEARCH_DEBOUNCE_MS);
+  };
+  return (
+    <Form ref={form} method="get" role="search" className="flex flex-col gap-3 md:flex-row md:items-end">
+      <div className="flex-1 space-y-1.5">
+        <Label htmlFor="gallery-search">Search</Label>
+        <div className="relative">
+          <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Input
+            id="gallery-search"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="Search by filename or player name"
+            className="pl-9"
+            onChange={submitSoon}
+          />
+        </div>
+      </div>
+      <div className="space-y-1.5 md:w-56">
+        <Label htmlFor="gallery-category">Category</Label>
+        <select
+          id="gallery-category"
+          name="category"
+          defaultValue={category}
+          onChange={(event) => submit(event.currentTarget.form, { replace: true })}
+          className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          {GALLERY_CATEGORY_FILTERS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+    </Form>
+  );
+}
+
+function GallerySkeleton() {
+  return (
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-busy="true" aria-label="Loading media files">
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="space-y-3 rounded-lg border p-3">
+          <Skeleton className="aspect-video w-full" />
+          <Skeleton className="h-4 w-3/4" />
+          <Skeleton className="h-3 w-1/2" />
+          <Skeleton className="h-9 w-full" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: GalleryViewProps) {
+  const pager = useFetcher<GalleryPageData>();
+  const remover = useFetcher<{ deleted: string[]; error: string | null }>();
+  const [pages, setPages] = useState<GalleryPageData[]>([]);
+  const [seenPage, setSeenPage] = useState<GalleryPageData | undefined>(undefined);
+  const [removed, setRemoved] = useState<Set<string>>(() => new Set());
+  const [seenRemoval, setSeenRemoval] = useState<typeof remover.data>(undefined);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [preview, setPreview] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  // Fold each fetched page and each finished deletion into the list as it arrives.
+  if (pager.data && pager.data !== seenPage) {
+    setSeenPage(pager.data);
+    setPages((prev) => [...prev, pager.data!]);
+  }
+  if (remover.data && remover.data !== seenRemoval) {
+    setSeenRemoval(remover.data);
+    setRemoved((prev) => new Set([...prev, ...remover.data!.deleted]));
+    setSelected(new Set());
+  }
+
+  const visible = useMemo(() => {
+    const seen = new Set<string>();
+    return [files, ...pages.map((p) => p.files)].flat().filter((file) => {
+      if (seen.has(file.id) || removed.has(file.id)) return false;
+      seen.add(file.id);
+      return true;
+    });
+  }, [files, pages, removed]);
+  const cursor = pages.length ? pages[pages.length - 1]!.nextCursor : nextCursor;
+  const loadingMore = pager.state !== "idle";
+
+  const sentinel = useRef<HTMLDivElement>(null);
+  const loadMore = useRef<() => void>(() => {});
+  loadMore.current = () => {
+    if (!cursor || loadingMore) return;
+    const params = new URLSearchParams({ q, category, cursor });
+    pager.load(`/gallery?${params}`);
+  };
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && loadMore.current(), {
+      rootMargin: "600px",
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  if (!hasAnyFiles) {
+    return (
+      <EmptyState title="No media files yet" message="Upload your first media file to get started">
+        <Button asChild>
+          <Link to="/upload">
+            <Upload aria-hidden />
+            Upload Media
+          </Link>
+        </Button>
+      </EmptyState>
+    );
+  }
+  if (visible.length === 0) return <EmptyState title="No files found" message="No files match your current filters" />;
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const deleting = remover.state !== "idle";
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite">
+        <span className="text-muted-foreground">
+          {selected.size > 0 ? `${selected.size} selected` : `${visible.length}${cursor ? "+" : ""} files`}
+        </span>
+        <Button variant="ghost" size="sm" onClick={() => setSelected(new Set(visible.map((f) => f.id)))}>
+          Select all
+        </Button>
+        {selected.size > 0 ? (
+          <>
+            <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
+              Clear selection
+            </Button>
+            <Button variant="destructive" size="sm" onClick={() => setConfirming(true)} disabled={deleting}>
+              <Trash2 aria-hidden />
+              {deleting ? "Deleting…" : `Delete selected (${selected.size})`}
+            </Button>
+          </>
+        ) : null}
+      </div>
+
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+        {visible.map((file, index) => (
+          <li key={file.id}>
+            <MediaCard
+              file={file}
+              selected={selected.has(file.id)}
+              onSelectedChange={(on) => toggle(file.id, on)}
+              onPreview={() => setPreview(index)}
+            />
+          </li>
+        ))}
+      </ul>
+
+      <div ref={sentinel} className="flex justify-center py-4">
+        {cursor ? (
+          <Button asChild variant="outline" aria-busy={loadingMore}>
+            <Link
+              to={`/gallery?${new URLSearchParams({ q, category, cursor })}`}
+              onClick={(event) => {
+                event.preventDefault();
+                loadMore.current();
+              }}
+            >
+              {loadingMore ? "Loading…" : "Load more"}
+            </Link>
+          </Button>
+        ) : (
+          <p className="text-sm text-muted-foreground">That's everything.</p>
+        )}
+      </div>
+
+      <MediaLightbox files={visible} index={preview} onIndexChange={setPreview} />
+
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Delete {selected.size === 1 ? "this file" : `${selected.size} files`}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              This permanently deletes the selected files and their links stop working. This action cannot be undone.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction
+              className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
+              onClick={() => {
+                const body = new FormData();
+                body.set("intent", "delete");
+                for (const id of selected) body.append("id", id);
+                remover.submit(body, { method: "post", action: "/gallery" });
+              }}
+            >
+              Delete
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </div>
+  );
+}
+
+function EmptyState({ title, message, children }: { title: string; message: string; children?: React.ReactNode }) {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed p-10 text-center">
+      <ImageIcon className="h-10 w-10 text-muted-foreground" aria-hidden />
+      <h2 className="text-lg font-semibold">{title}</h2>
+      <p className="text-muted-foreground">{message}</p>
+      {children}
+    </div>
+  );
+}

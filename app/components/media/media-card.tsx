@@ -1,0 +1,84 @@
+import { Download, Eye, Link2 } from "lucide-react";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Checkbox } from "~/components/ui/checkbox";
+import { formatMegabytes } from "~/lib/file-size";
+import { copyText, formatDate, mediaUrl, startDownload } from "~/lib/file-actions";
+import { categoryLabel } from "~/lib/media-categories";
+import { MediaThumb } from "./media-thumb";
+
+export interface MediaCardFile {
+  id: string;
+  originalFilename: string;
+  category: string;
+  mimeType: string;
+  sizeBytes: number;
+  playerName: string | null;
+  createdAt: string;
+  isPublic: boolean;
+  /** Public CDN URL, or the owner-only portal URL of a private file. */
+  shareUrl: string;
+}
+
+interface MediaCardProps {
+  file: MediaCardFile;
+  selected: boolean;
+  onSelectedChange(selected: boolean): void;
+  onPreview(): void;
+}
+
+export function MediaCard({ file, selected, onSelectedChange, onPreview }: MediaCardProps) {
+  return (
+    <Card className={selected ? "overflow-hidden ring-2 ring-primary" : "overflow-hidden"} data-testid="media-card">
+      <div className="relative">
+        <button
+          type="button"
+          className="block w-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          onClick={onPreview}
+          aria-label={`Preview ${file.originalFilename}`}
+        >
+          <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} className="aspect-video w-full" />
+        </button>
+        <div className="absolute left-2 top-2 rounded bg-background/80 p-1">
+          <Checkbox
+            checked={selected}
+            onCheckedChange={(value) => onSelectedChange(value === true)}
+            aria-label={`Select ${file.originalFilename}`}
+          />
+        </div>
+      </div>
+      <div className="space-y-2 p-3">
+        <div className="flex items-start justify-between gap-2">
+          <p className="min-w-0 truncate font-medium" title={file.originalFilename}>
+            {file.originalFilename}
+          </p>
+          <Badge variant="secondary" className="shrink-0">
+            {categoryLabel(file.category)}
+          </Badge>
+        </div>
+        <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
+          <span>{formatMegabytes(file.sizeBytes)}</span>
+          {file.playerName ? <span className="truncate">Player: {file.playerName}</span> : null}
+          <span>{formatDate(file.createdAt)}</span>
+          {file.isPublic ? null : <span>Private</span>}
+        </div>
+        <div className="flex gap-2">
+          <Button asChild size="sm" variant="outline" className="flex-1">
+            <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer">
+              <Eye aria-hidden />
+              View
+            </a>
+          </Button>
+          <Button size="sm" variant="outline" className="flex-1" onClick={() => startDownload(file.id, file.originalFilename)}>
+            <Download aria-hidden />
+            Download
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => copyText(file.shareUrl)} aria-label={`Copy URL of ${file.originalFilename}`}>
+            <Link2 aria-hidden />
+          </Button>
+        </div>
+      </div>
+    </Card>
+  );
+}

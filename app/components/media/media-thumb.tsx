@@ -1,0 +1,52 @@
+import { FileText, Film, ImageOff, Music } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { thumbnailUrl } from "~/lib/file-actions";
+import { mediaKind } from "~/lib/media-categories";
+import { cn } from "~/lib/utils";
+
+interface MediaThumbProps {
+  id: string;
+  mimeType: string;
+  alt: string;
+  className?: string;
+}
+
+/** A card's preview: the 320 px thumbnail (poster for video), or an icon when there is none. */
+export function MediaThumb({ id, mimeType, alt, className }: MediaThumbProps) {
+  const kind = mediaKind(mimeType);
+  const [failed, setFailed] = useState(false);
+  const img = useRef<HTMLImageElement>(null);
+  // An image that failed before hydration never fires onError for React; look at it once.
+  useEffect(() => {
+    const el = img.current;
+    if (el && el.complete && el.naturalWidth === 0) setFailed(true);
+  }, []);
+
+  const wantsImage = kind === "image" || kind === "video";
+  if (!wantsImage || failed) {
+    const Icon = kind === "image" ? ImageOff : kind === "video" ? Film : kind === "audio" ? Music : FileText;
+    return (
+      <div className={cn("flex items-center justify-center bg-muted text-muted-foreground", className)} role="img" aria-label={alt}>
+        <Icon className="h-10 w-10" aria-hidden />
+      </div>
+    );
+  }
+  return (
+    <div className={cn("relative overflow-hidden bg-muted", className)}>
+      <img
+        ref={img}
+        src={thumbnailUrl(id)}
+        alt={alt}
+        loading="lazy"
+        decoding="async"
+        className="h-full w-full object-cover"
+        onError={() => setFailed(true)}
+      />
+      {kind === "video" ? (
+        <span className="absolute bottom-1 right-1 rounded bg-black/70 p-1 text-white">
+          <Film className="h-3.5 w-3.5" aria-hidden />
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { handleUpload } from "~/http/upload-request.server";
+import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
+import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
+import { runApi } from "~/services/api-route.server";
+import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/services/csrf.server";
+import { uploadResponseBody } from "~/services/file-views.server";
+import { getOptionalUser } from "~/services/guards.server";
+import { findServerForUser } from "~/services/servers.server";
+import { prepareUploadTarget } from "~/services/upload-targets.server";
+import type { Route } from "./+types/portal-upload";
+
+/**
+ * POST /api/portal/upload?server_id=…: the Upload page's endpoint. The session stands in for an
+ * API key; everything after that is the script API's pipeline and limits.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  return runApi(context, async () => {
+    // /api is exempt from the host's origin check (scripts post there), so this cookie route checks itself.
+    if (!isSameOriginRequest(request, context.config)) throw new ApiError(403, "permission_denied", CROSS_SITE_MESSAGE);
+    const user = await getOptionalUser(request, context);
+    if (!user) throw new ApiError(401, "not_authenticated", "Not authenticated");
+    const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
+    if (!serverId) throw new ApiError(400, "invalid_request", MISSING_UPLOAD_INFO);
+    const server = await findServerForUser(context.db, user.id, serverId);
+    if (!server) throw new ApiError(404, "not_found", "Server not found");
+    const target = await prepareUploadTarget(context, server.id);
+    try {
+      const files = await handleUpload(context, request, target);
+      return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "missing_file") throw new ApiError(400, "missing_file", MISSING_UPLOAD_INFO);
+      throw error;
+    }
+  });
+}
+
+export function loader() {
+  return apiError(405, "method_not_allowed", "Use POST to upload", {}, { Allow: "POST" });
+}

@@ -1,0 +1,71 @@
+import { data } from "react-router";
+import { GalleryView } from "~/components/media/gallery-view";
+import { GALLERY_CATEGORY_FILTERS, ALL_CATEGORIES } from "~/lib/media-categories";
+import { pageTitle } from "~/lib/site";
+import { listGalleryFiles, normaliseSearch, userHasFiles } from "~/services/gallery.server";
+import { requireUser } from "~/services/guards.server";
+import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/portal-files.server";
+import { createToastHeaders } from "~/services/toast.server";
+import type { Route } from "./+types/gallery";
+
+export function meta() {
+  return [{ title: pageTitle("Media Gallery") }];
+}
+
+const FILTER_VALUES = new Set(GALLERY_CATEGORY_FILTERS.map((c) => c.value));
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const params = new URL(request.url).searchParams;
+  const q = normaliseSearch(params.get("q"));
+  const rawCategory = params.get("category") ?? ALL_CATEGORIES;
+  const category = FILTER_VALUES.has(rawCategory) ? rawCategory : ALL_CATEGORIES;
+  const cursor = params.get("cursor");
+  const page = await listGalleryFiles(context.db, user.id, { search: q, category, cursor });
+  const hasAnyFiles = page.files.length > 0 || (await userHasFiles(context.db, user.id));
+  return {
+    q,
+    category,
+    cursor,
+    hasAnyFiles,
+    nextCursor: page.nextCursor,
+    files: page.files.map((file) => ({
+      id: file.id,
+      originalFilename: file.originalFilename,
+      category: file.category,
+      mimeType: file.mimeType,
+      sizeBytes: file.sizeBytes,
+      playerName: file.playerName,
+      createdAt: file.createdAt,
+      isPublic: file.isPublic,
+      shareUrl: shareUrl(context.config, file),
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const ids = form.getAll("id").map(String);
+  const failed = async (status: number, description: string) =>
+    data({ error: description, deleted: [] as string[] }, { status, headers: await createToastHeaders({ type: "error", title: "Error deleting file", description }) });
+  if (form.get("intent") !== "delete") return failed(400, "Unknown action");
+  if (ids.length === 0) return failed(400, "Select at least one file to delete.");
+  if (ids.length > MAX_BULK_DELETE) return failed(400, `Delete at most ${MAX_BULK_DELETE} files at a time.`);
+  const deleted = await deleteOwnedFiles(context, user.id, ids);
+  if (deleted === 0) return failed(404, "Failed to delete file");
+  return data(
+    { error: null, deleted: ids },
+    {
+      headers: await createToastHeaders({
+        type: "success",
+        title: "File deleted",
+        description: deleted > 1 ? `${deleted} files have been deleted.` : undefined,
+      }),
+    },
+  );
+}
+
+export default function Gallery({ loaderData }: Route.ComponentProps) {
+  return <GalleryView {...loaderData} />;
+}

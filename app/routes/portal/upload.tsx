@@ -1,0 +1,30 @@
+import { UploadView } from "~/components/media/upload-view";
+import { pageTitle } from "~/lib/site";
+import { requireUser } from "~/services/guards.server";
+import { listServersForUser } from "~/services/servers.server";
+import type { Route } from "./+types/upload";
+
+export function meta() {
+  return [{ title: pageTitle("Upload Media") }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const servers = await listServersForUser(context.db, user.id);
+  const wanted = new URL(request.url).searchParams.get("server");
+  const preselected = servers.find((s) => s.id === wanted && s.status === "active") ?? null;
+  return {
+    preselectedServerId: preselected?.id ?? null,
+    servers: servers.map((s) => ({
+      id: s.id,
+      name: s.name,
+      active: s.status === "active",
+      maxFileSizeMb: s.max_file_size_mb,
+      defaultPublic: s.default_public,
+    })),
+  };
+}
+
+export default function Upload({ loaderData }: Route.ComponentProps) {
+  return <UploadView {...loaderData} />;
+}
