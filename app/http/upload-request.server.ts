@@ -69,7 +69,10 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
     throw new ApiError(error.status, error.code, error.message, error.details, { Connection: "close" });
   }
   const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
-  if (kind === "multipart") return receiveMultipart(ctx, request, target, { query, contentType, cap, allowNoFiles: options.allowNoFiles ?? false });
+  // The boundary is case-sensitive (browsers send "----WebKitFormBoundaryAbC…"): hand busboy the header as sent.
+  if (kind === "multipart") {
+    return receiveMultipart(ctx, request, target, { query, contentType: request.headers.get("content-type") ?? "", cap, allowNoFiles: options.allowNoFiles ?? false });
+  }
   const body = requireBody(request);
   try {
     if (kind === "raw") {

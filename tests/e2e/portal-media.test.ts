@@ -1,0 +1,183 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { createServer } from "../../app/services/servers.server.ts";
+import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { gameScreenshot } from "../helpers/images.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let browser: Browser;
+let member: SignedInUser;
+let serverId: string;
+let pngPath: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  member = await signUpAndSignIn(server, { displayName: "Gallery Tester" });
+  serverId = (await createServer(server.ctx.db, { userId: member.user.id, name: "Los Santos RP" })).id;
+  // Big enough (a few MB) that the progress bar is seen moving before the upload finishes.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-e2e-"));
+  pngPath = path.join(dir, "bank-heist.png");
+  fs.writeFileSync(pngPath, await gameScreenshot(1600, 900, 7, "png"));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: screenshotPath(name), fullPage: true });
+}
+
+describe("media screens as a new user", () => {
+  it("uploads a PNG with visible progress, sees it in the gallery and storage manager, deletes it and usage drops", async () => {
+    const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+
+    await page.goto(`${server.url}/upload?server=${serverId}`);
+    expect(await page.getByLabel("Server").inputValue()).toBe(serverId);
+    expect(await page.getByLabel("Category").inputValue()).toBe("other");
+    await page.getByLabel("or choose files").setInputFiles(pngPath);
+    await page.getByLabel("Player name (optional)").fill("John Doe");
+    await page.getByLabel("Category").selectOption("screenshot");
+    await shoot(page, "upload-ready-desktop");
+
+    // Throttle the upload so the real XHR progress is observable.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 400_000 });
+    const progress = page.getByRole("progressbar", { name: "Upload progress of bank-heist.png" });
+    await page.getByRole("button", { name: "Upload File" }).click();
+    await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow")), { timeout: 20_000 }).toBeGreaterThan(0);
+    const midway = Number(await progress.getAttribute("aria-valuenow"));
+    await shoot(page, "upload-progress-desktop");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const result = page.getByTestId("upload-result");
+    await result.waitFor({ timeout: 30_000 }).catch(async (error) => {
+      await shoot(page, "upload-failure");
+      throw error;
+    });
+    expect(midway).toBeLessThan(100);
+    expect(await result.textContent()).toContain("bank-heist.png");
+    expect(await result.textContent()).toContain("image/png");
+    const publicUrl = await page.getByLabel("Public URL of bank-heist.png").inputValue();
+    expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshot/`));
+    await shoot(page, "upload-done-desktop");
+
+    const file = await server.ctx.db.selectFrom("files").selectAll().where("user_id", "=", member.user.id).executeTakeFirstOrThrow();
+    expect(file.player_name).toBe("John Doe");
+    const usedAfterUpload = (await getAccountQuota(server.ctx.db, member.user.id)).usedBytes;
+    expect(usedAfterUpload).toBe(file.size_bytes);
+
+    await page.goto(`${server.url}/gallery`);
+    const card = page.getByTestId("media-card").first();
+    await card.waitFor();
+    expect(await card.textContent()).toContain("bank-heist.png");
+    expect(await card.textContent()).toContain("Player: John Doe");
+    const thumb = card.locator("img");
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeLessThanOrEqual(320);
+    await shoot(page, "gallery-desktop");
+
+    // Lightbox: opens on the card, Esc closes.
+    await card.getByRole("button", { name: "Preview bank-heist.png" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await expect.poll(() => dialog.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+    await shoot(page, "gallery-lightbox-desktop");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+
+    // Download saves under the original name.
+    const [download] = await Promise.all([page.waitForEvent("download"), card.getByRole("button", { name: "Download" }).click()]);
+    expect(download.suggestedFilename()).toBe("bank-heist.png");
+    await page.getByText("Download started").waitFor();
+
+    await page.goto(`${server.url}/storage`);
+    await page.getByTestId("storage-row").first().waitFor();
+    const usedText = await page.getByTestId("storage-used").textContent();
+    expect(usedText).toContain("/ 5 GB");
+    expect(usedText).not.toMatch(/^0 Bytes/);
+    await shoot(page, "storage-desktop");
+
+    await page.getByRole("button", { name: "Delete bank-heist.png" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No files stored yet").waitFor();
+    await page.getByText("File deleted").waitFor();
+    await expect.poll(() => page.getByTestId("storage-used").textContent()).toMatch(/^0 Bytes/);
+    expect((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes).toBe(0);
+    await shoot(page, "storage-empty-desktop");
+
+    await page.goto(`${server.url}/gallery`);
+    await page.getByText("Upload your first media file to get started").waitFor();
+    await context.close();
+  }, 120_000);
+
+  it("bulk-deletes from the gallery, moves through the lightbox with the arrow keys and lays out at 375 px", async () => {
+    const buffers = await Promise.all([1, 2, 3].map((seed) => gameScreenshot(640, 360, seed, "png")));
+    const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    for (const [i, buffer] of buffers.entries()) {
+      const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${serverId}`, {
+        headers: { Origin: server.url },
+        multipart: { category: "phone_camera", file: { name: `selfie-${i + 1}.png`, mimeType: "image/png", buffer } },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+    }
+
+    await page.goto(`${server.url}/upload`);
+    await page.getByRole("button", { name: "Upload File" }).waitFor();
+    expect(await page.getByRole("button", { name: "Upload File" }).isDisabled()).toBe(true);
+    await shoot(page, "upload-mobile");
+
+    await page.goto(`${server.url}/gallery?category=phone_camera`);
+    await page.getByTestId("media-card").nth(2).waitFor();
+    await shoot(page, "gallery-mobile");
+    const widths = await page.getByTestId("media-card").evaluateAll((cards) => cards.map((c) => c.getBoundingClientRect().width));
+    for (const width of widths) expect(width).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.getByRole("button", { name: "Preview selfie-3.png" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("selfie-3.png").waitFor();
+    await page.keyboard.press("ArrowRight");
+    await dialog.getByRole("heading", { name: "selfie-2.png" }).waitFor();
+    await page.keyboard.press("ArrowLeft");
+    await dialog.getByRole("heading", { name: "selfie-3.png" }).waitFor();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+
+    await page.getByRole("checkbox", { name: "Select selfie-1.png" }).click();
+    await page.getByRole("checkbox", { name: "Select selfie-2.png" }).click();
+    await page.getByRole("button", { name: "Delete selected (2)" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await expect.poll(() => page.getByTestId("media-card").count()).toBe(1);
+    const left = await server.ctx.db.selectFrom("files").select("original_filename").where("user_id", "=", member.user.id).execute();
+    expect(left.map((f) => f.original_filename)).toEqual(["selfie-3.png"]);
+
+    await page.goto(`${server.url}/storage`);
+    await page.getByTestId("storage-row").first().waitFor();
+    await shoot(page, "storage-mobile");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    await page.goto(`${server.url}/gallery?q=nothing-matches`);
+    await page.getByText("No files match your current filters").waitFor();
+    await context.close();
+  }, 90_000);
+
+  it("tells a user without servers to create one first", async () => {
+    const fresh = await signUpAndSignIn(server);
+    const context = await signedInBrowserContext(browser, server, fresh, { viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/upload`);
+    await page.getByText("No servers available - Create a server first to start uploading files.").waitFor();
+    await shoot(page, "upload-no-servers-desktop");
+    await context.close();
+  });
+});
