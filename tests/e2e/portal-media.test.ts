@@ -90,6 +90,7 @@ describe("media screens as a new user", () => {
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     await expect.poll(() => dialog.locator("img").evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1600);
+    await dialog.locator("img").evaluate((img: HTMLImageElement) => img.decode());
     await shoot(page, "gallery-lightbox-desktop");
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });

@@ -104,7 +104,7 @@ function GalleryFilters({ q, category }: { q: string; category: string }) {
 
 function GallerySkeleton() {
   return (
-    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-busy="true" aria-label="Loading media files">
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4" aria-busy="true" aria-label="Loading media files">
       {Array.from({ length: 8 }, (_, i) => (
         <div key={i} className="space-y-3 rounded-lg border p-3">
           <Skeleton className="aspect-video w-full" />
@@ -194,7 +194,7 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2 text-sm" aria-live="polite">
         <span className="text-muted-foreground">
-          {selected.size > 0 ? `${selected.size} selected` : `${visible.length}${cursor ? "+" : ""} files`}
+          {selected.size > 0 ? `${selected.size} selected` : `${visible.length}${cursor ? "+" : ""} ${visible.length === 1 && !cursor ? "file" : "files"}`}
         </span>
         <Button variant="ghost" size="sm" onClick={() => setSelected(new Set(visible.map((f) => f.id)))}>
           Select all
@@ -212,7 +212,7 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
         ) : null}
       </div>
 
-      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
         {visible.map((file, index) => (
           <li key={file.id}>
             <MediaCard
