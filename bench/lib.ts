@@ -1,0 +1,119 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import readline from "node:readline";
+
+export interface Child<T> {
+  process: ChildProcess;
+  info: T;
+  stop(): Promise<void>;
+}
+
+/** Starts a child that prints `{"bench": info}` when ready; kills it on stop. */
+export async function startChild<T>(command: string, args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<Child<T>> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not start in ${timeoutMs} ms`)), timeoutMs);
+    child.once("exit", (code) => reject(new Error(`${command} exited with ${code}`)));
+    // The child's own logs share stdout; its ready line is the one shaped {"bench": …}.
+    const onLine = (line: string) => {
+      if (!line.startsWith('{"bench":')) return;
+      lines.off("line", onLine);
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { bench: T }).bench);
+    };
+    lines.on("line", onLine);
+  });
+  // Keep draining stdout (request logs) so the child never blocks on a full pipe.
+  lines.on("line", () => {});
+  return {
+    process: child,
+    info,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+      }),
+  };
+}
+
+export function hasBinary(name: string): Promise<boolean> {
+  return new Promise((resolve) => execFile("sh", ["-c", `command -v ${name}`], (error) => resolve(!error)));
+}
+
+export interface Throughput {
+  requestsPerSecond: number;
+  megabytesPerSecond: number;
+  tool: string;
+}
+
+function parseWrk(output: string): Throughput {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? 0);
+  const transfer = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(output);
+  const unit = transfer?.[2] ?? "MB";
+  const scale = unit.startsWith("G") ? 1024 : unit.startsWith("K") ? 1 / 1024 : unit.startsWith("B") ? 1 / 1024 / 1024 : 1;
+  return { requestsPerSecond: rps, megabytesPerSecond: Number(transfer?.[1] ?? 0) * scale, tool: "wrk" };
+}
+
+/** Keep-alive GET throughput: wrk when installed, else a Node loop with the same connection count. */
+export async function measureThroughput(url: string, seconds: number, connections: number): Promise<Throughput> {
+  if (await hasBinary("wrk")) {
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    return parseWrk(output);
+  }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = Date.now() + seconds * 1000;
+  let requests = 0;
+  let bytes = 0;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(url, { agent }, (res) => {
+            res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+            res.on("end", () => resolve());
+          })
+          .on("error", reject);
+      });
+      requests++;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  agent.destroy();
+  return { requestsPerSecond: requests / seconds, megabytesPerSecond: bytes / seconds / 1024 / 1024, tool: "node loop" };
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Peak resident memory of a process, sampled every 50 ms until stopped. */
+export function sampleRss(pid: number): { stop(): number } {
+  let peak = 0;
+  const read = () => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb * 1024);
+    } catch {
+      // The process may have exited; keep the peak seen so far.
+    }
+  };
+  read();
+  const timer = setInterval(read, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      return peak;
+    },
+  };
+}
+
+export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,58 @@
+/**
+ * Child process of the bench: a production Stash on a loopback port with files seeded through the
+ * real services. Prints one JSON line describing what it serves, then runs until killed.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import { Readable } from "node:stream";
+import { createApiKey } from "../app/services/api-keys.server.ts";
+import { loadConfig } from "../app/services/env.server.ts";
+import { createServer } from "../app/services/servers.server.ts";
+import { createUser } from "../app/services/users.server.ts";
+import { startServer, type StartedServer } from "../server.ts";
+
+const dataDir = process.env.BENCH_DATA_DIR!;
+const config = loadConfig({
+  NODE_ENV: "production",
+  HOST: "127.0.0.1",
+  PORT: "0",
+  DATA_DIR: dataDir,
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+  MAX_UPLOAD_MB: "64",
+});
+const server = await startServer({ config, inMemoryDb: true, handleSignals: true });
+
+async function seed(started: StartedServer, ownerId: string, serverId: string, name: string, bytes: Buffer, mimeType: string) {
+  const storageKey = `${serverId}/bench/${name}`;
+  const put = await started.ctx.blobs.put(storageKey, Readable.from([bytes]));
+  await started.ctx.db
+    .insertInto("files")
+    .values({
+      server_id: serverId,
+      user_id: ownerId,
+      storage_key: storageKey,
+      filename: name,
+      original_filename: name,
+      category: "bench",
+      mime_type: mimeType,
+      size_bytes: put.size,
+      sha256: put.sha256,
+      is_public: true,
+      metadata: "{}",
+    })
+    .execute();
+  return { url: `/f/${storageKey}`, key: storageKey };
+}
+
+const user = await createUser(server.ctx.db, { email: "bench@example.com", verified: true });
+const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Bench RP", maxFileSizeMb: 64 });
+const small = await seed(server, user.id, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
+const large = await seed(server, user.id, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
+const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: user.id, name: "bench", permissions: ["upload", "read"] });
+const shots: string[] = [];
+for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
+  shots.push((await seed(server, user.id, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
+}
+process.stdout.write(
+  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
+);
