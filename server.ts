@@ -92,6 +92,21 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
     next();
   });
 
+  // The file path goes first after logging: it sets its own CORS and safety headers, and skips
+  // the page middleware (nonce, helmet, compression) that costs time on every file request.
+  const filePath = createFilePathHandler({
+    ctx,
+    downloads,
+    canReadPrivate: (req, serverId) =>
+      canReadPrivateFile(ctx, { headers: requestHeaders(req), query: new URL(req.originalUrl, "http://x").searchParams, ip: req.ip ?? "unknown" }, serverId),
+  });
+  app.all("/f/:serverId/:category/:filename", filePath);
+  app.all("/f/{*rest}", (_req, res) => {
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Access-Control-Allow-Origin", "*");
+    res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });
+  });
+
   app.use((req, res, next) => {
     if (!CORS_PATHS.test(req.path)) return next();
     if (applyCors(req, res)) return;
@@ -148,17 +163,6 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
       },
     }),
   );
-
-  const filePath = createFilePathHandler({
-    ctx,
-    downloads,
-    canReadPrivate: (req, serverId) =>
-      canReadPrivateFile(ctx, { headers: requestHeaders(req), query: new URL(req.originalUrl, "http://x").searchParams, ip: req.ip ?? "unknown" }, serverId),
-  });
-  app.all("/f/:serverId/:category/:filename", filePath);
-  app.all("/f/{*rest}", (_req, res) => {
-    res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });
-  });
 
   // One origin check in front of every form action, so no page can forget it (React Router's
   // own check answers 400 and misses requests marked only by Sec-Fetch-Site).

@@ -2,6 +2,7 @@ import { pipeline } from "node:stream/promises";
 import type { NextFunction, Request, Response } from "express";
 import type { S3BlobStore } from "../../storage/s3.ts";
 import type { AppContext } from "../services/app-context.server.ts";
+import { applyCors } from "../services/cors.server.ts";
 import type { DownloadCounter } from "../services/download-usage.server.ts";
 import { findFileByPath, type ServedFileRecord } from "../services/file-lookup.server.ts";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "../services/file-serving.server.ts";
@@ -26,6 +27,8 @@ function sendJsonError(res: Response, status: number, code: string, message: str
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Cache-Control", "no-store");
   res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Content-Security-Policy", "sandbox");
   res.end(JSON.stringify({ success: false, status: "error", error: message, message, code }));
 }
 
@@ -67,12 +70,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
   return async function filePath(req: Request, res: Response, next: NextFunction) {
     try {
       if (req.method === "OPTIONS") {
-        res.status(204);
-        res.setHeader("Access-Control-Allow-Origin", "*");
-        res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
-        res.setHeader("Access-Control-Allow-Headers", req.get("access-control-request-headers") ?? "*");
-        res.setHeader("Access-Control-Max-Age", "86400");
-        res.end();
+        applyCors(req, res);
         return;
       }
       if (req.method !== "GET" && req.method !== "HEAD") {

@@ -20,6 +20,10 @@ export type ApiErrorCode =
   | "file_too_large"
   | "quota_exceeded"
   | "unsupported_file_type"
+  | "image_too_large"
+  | "too_many_frames"
+  | "invalid_image"
+  | "image_corrupt"
   | "rate_limited"
   | "internal_error";
 

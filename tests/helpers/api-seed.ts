@@ -16,7 +16,13 @@ export interface SeededAccount {
 /** A user with one server and one API key, made through the real services. */
 export async function seedAccount(
   ctx: AppContext,
-  options: { server?: Partial<Omit<CreateServerInput, "userId">>; permissions?: string[]; expiresAt?: Date } = {},
+  options: {
+    server?: Partial<Omit<CreateServerInput, "userId">>;
+    permissions?: string[];
+    expiresAt?: Date;
+    /** Off unless asked: tests of upload mechanics compare the bytes they sent with what is stored. */
+    convertToWebp?: boolean;
+  } = {},
 ): Promise<SeededAccount> {
   const user = await createUser(ctx.db, { email: `owner-${randomBytes(5).toString("hex")}@example.com`, verified: true });
   const server = await createServer(ctx.db, {
@@ -25,6 +31,7 @@ export async function seedAccount(
     ...options.server,
     userId: user.id,
   });
+  if (!options.convertToWebp) await ctx.db.updateTable("servers").set({ convert_to_webp: false }).where("id", "=", server.id).execute();
   const { key, secret } = await createApiKey(ctx.db, {
     serverId: server.id,
     userId: user.id,

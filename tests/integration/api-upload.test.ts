@@ -88,7 +88,8 @@ describe("POST /api/upload (multipart)", () => {
 
     const trace = await traceOf(server, account);
     expect(trace).toMatchObject({ rows: 1, usedBytes: image.length, serverUsedBytes: image.length, uploads: 1, uploadBytes: image.length });
-    expect(trace.blobs).toHaveLength(1);
+    // The file and its gallery thumbnail.
+    expect(trace.blobs).toEqual([`${account.serverId}/phone_photos/${body.filename}`, `${account.serverId}/phone_photos/${body.filename}.variants/w320_h0_inside_q80.webp`]);
 
     const served = await fetch(body.url.replace(/^https?:\/\/[^/]+/, server.url));
     expect(served.status).toBe(200);
