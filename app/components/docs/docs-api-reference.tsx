@@ -167,7 +167,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         </p>
         <SnippetBlock snippet={discordMigration(bases)} />
         <Curl name="webhook" bases={bases} />
-        <Callout>The webhook URL contains a secret: treat it like an API key.</Callout>
+        <Callout>The webhook URL contains a secret: treat it like an API key. You can rotate it on the server page.</Callout>
       </DocSection>
     </>
   );

@@ -26,9 +26,9 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
 
         <DocSection id="guide-lb-phone" title="LB Phone" level={3}>
           <p>
-            Set the upload method for images, videos and audio to <C>Custom</C> in <C>config.lua</C>, then point the custom method at {appName}. LB Phone
-            replaces <C>API_KEY</C> with the key from its server-side API key setting and reads the link from <C>url</C>; errors come back with{" "}
-            <C>success: false</C>.
+            Set the upload method for images, videos and audio to <C>Custom</C> in <C>config.lua</C>, then point the custom method at {appName}. Put your
+            key where the example says <C>API_KEY</C> (LB Phone keeps upload keys server-side in recent versions; check its documentation for where).
+            LB Phone reads the link from <C>url</C>; errors come back with <C>success: false</C>.
           </p>
           <SnippetBlock snippet={lbPhoneUpload(bases)} />
           <p>
