@@ -32,6 +32,8 @@ export default [
   route("auth/confirm", "routes/auth/confirm.tsx"),
   route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/auth/reset-password.tsx"),
+  route("auth/discord", "routes/auth/discord.ts"),
+  route("auth/discord/callback", "routes/auth/discord-callback.ts"),
 
   route("dashboard/connection-test", "routes/portal/connection-test.ts"),
   route("api-keys/sharex.sxcu", "routes/portal/sharex-config.ts"),
@@ -45,6 +47,7 @@ export default [
     route("gallery", "routes/portal/gallery.tsx"),
     route("upload", "routes/portal/upload.tsx"),
     route("storage", "routes/portal/storage.tsx"),
+    route("settings", "routes/portal/settings.tsx"),
   ]),
 
   layout("routes/admin/layout.tsx", [

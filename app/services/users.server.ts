@@ -22,25 +22,32 @@ export function defaultDisplayName(displayName: string | null | undefined, email
 }
 
 export interface CreateUserInput {
-  email: string;
+  /** Null for an account made through a provider that gave no confirmed address. */
+  email: string | null;
   password?: string;
   displayName?: string | null;
+  avatarUrl?: string | null;
   role?: Role;
   verified?: boolean;
+  /** A provider identity created with the account, in the same transaction. */
+  identity?: { provider: string; providerUserId: string; username: string | null; avatar: string | null; email: string | null };
 }
 
 export async function createUser(db: Db, input: CreateUserInput): Promise<User> {
-  const email = normaliseEmail(input.email);
+  const email = input.email === null ? null : normaliseEmail(input.email);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   return db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
-    if (existing) throw new EmailTakenError();
+    if (email !== null) {
+      const existing = await trx.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
+      if (existing) throw new EmailTakenError();
+    }
     const user = await trx
       .insertInto("users")
       .values({
         email,
         password_hash: passwordHash,
         display_name: defaultDisplayName(input.displayName, email),
+        avatar_url: input.avatarUrl ?? null,
         role: input.role ?? "user",
         email_verified_at: input.verified ? new Date() : null,
       })
@@ -52,6 +59,13 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
       });
     await trx.insertInto("account_usage").values({ user_id: user.id }).execute();
     await trx.insertInto("subscriptions").values({ user_id: user.id }).execute();
+    if (input.identity) {
+      const { provider, providerUserId, username, avatar, email: providerEmail } = input.identity;
+      await trx
+        .insertInto("identities")
+        .values({ user_id: user.id, provider, provider_user_id: providerUserId, username, avatar, email: providerEmail })
+        .execute();
+    }
     return user;
   });
 }
