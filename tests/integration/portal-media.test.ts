@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { GB } from "../../app/lib/plans.ts";
+import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -238,5 +239,32 @@ describe("gallery and storage pages", () => {
     expect(await fileCount(o.user.id)).toBe(0);
     expect(await fileCount(stranger.user.id)).toBe(1);
     expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(0);
+  });
+
+  it("warns above 90% of the quota and caps the bar at 100%", async () => {
+    const o = await owner();
+    const calm = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
+    expect(calm).not.toContain("running low on storage");
+    expect(await reserveQuota(server.ctx.db, o.user.id, Math.round(4.7 * GB))).toBe(true);
+    const low = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
+    expect(low).toContain("running low on storage");
+    expect(low).toContain("94.00% used");
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("user_id", "=", o.user.id).execute();
+    const over = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
+    expect(over).toContain("120.00% used");
+    expect(over).toContain('aria-valuenow="100"');
+    expect(over).toContain("0 Bytes remaining");
+  });
+
+  it("preselect the upload server from ?server= or when there is only one", async () => {
+    const o = await owner();
+    const selected = (html: string, id: string) => html.includes(`<option value="${id}" selected="">`);
+    const only = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
+    expect(selected(only, o.serverId)).toBe(true);
+    const second = await createServer(server.ctx.db, { userId: o.user.id, name: "Paleto RP" });
+    const none = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
+    expect(selected(none, o.serverId) || selected(none, second.id)).toBe(false);
+    const chosen = await (await server.request(`/upload?server=${second.id}`, { headers: { Cookie: o.cookie } })).text();
+    expect(selected(chosen, second.id)).toBe(true);
   });
 });

@@ -75,10 +75,10 @@ export function StorageView({ q, cursor, nextCursor, summary, files }: StorageVi
                 <p className="text-2xl font-semibold" data-testid="storage-used">
                   {formatBytes(summary.usedBytes)} <span className="text-base font-normal text-muted-foreground">/ {formatBytes(summary.quotaBytes)}</span>
                 </p>
-                <p className="text-sm text-muted-foreground">{summary.percentUsed.toFixed(2)}% used</p>
+                <p className="text-sm text-muted-foreground">{`${summary.percentUsed.toFixed(2)}% used`}</p>
               </div>
               <Progress value={barPercent(summary.percentUsed)} aria-label="Storage used" />
-              <p className="text-sm text-muted-foreground">{formatBytes(summary.remainingBytes)} remaining</p>
+              <p className="text-sm text-muted-foreground">{`${formatBytes(summary.remainingBytes)} remaining`}</p>
             </>
           )}
           {summary.low ? (

@@ -12,7 +12,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const servers = await listServersForUser(context.db, user.id);
   const wanted = new URL(request.url).searchParams.get("server");
-  const preselected = servers.find((s) => s.id === wanted && s.status === "active") ?? null;
+  const active = servers.filter((s) => s.status === "active");
+  // ?server= picks one; with a single active server there is nothing to choose.
+  const preselected = active.find((s) => s.id === wanted) ?? (active.length === 1 ? active[0] : null);
   return {
     preselectedServerId: preselected?.id ?? null,
     servers: servers.map((s) => ({
