@@ -1,5 +1,6 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Db } from "../../db/index.ts";
+import { expiryLabel, isExpiringSoon } from "../lib/file-expiry.ts";
 import { isTier, PLANS } from "../lib/plans.ts";
 import { isLiveStatus } from "./subscriptions.server.ts";
 
@@ -56,4 +57,13 @@ export async function fileExpiries(db: Db, fileIds: string[]): Promise<Map<strin
     .where("f.id", "in", fileIds)
     .execute();
   return new Map(rows.filter((r) => r.expires_at).map((r) => [r.id, new Date(r.expires_at!)]));
+}
+
+/** The gallery's flag: an "Expires in N days" label for each given file that expires within 3 days. */
+export async function expiryFlags(db: Db, fileIds: string[], now: Date = new Date()): Promise<Map<string, string>> {
+  const flags = new Map<string, string>();
+  for (const [id, at] of await fileExpiries(db, fileIds)) {
+    if (isExpiringSoon(at, now)) flags.set(id, expiryLabel(at, now));
+  }
+  return flags;
 }

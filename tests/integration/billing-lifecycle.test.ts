@@ -6,6 +6,7 @@ import { outboxDir } from "../../app/services/mail.server.ts";
 import { mailExpiryNotices } from "../../app/services/retention-jobs.server.ts";
 import { sweepExpiredFiles } from "../../app/services/retention-sweep.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { createSessionCookie } from "../helpers/auth.ts";
 import { deliver, PRICE_STARTER, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -87,5 +88,16 @@ describe("expiry e-mails", () => {
     expect(mails.length).toBeGreaterThan(before);
     expect(mails.some((m) => m.includes("will be deleted soon") && m.includes("soon.pdf"))).toBe(true);
     expect(await mailExpiryNotices(server.ctx, new Date())).toBe(0);
+  });
+
+  it("flags files expiring within 3 days in the gallery", async () => {
+    const who = await seedAccount(server.ctx);
+    const soon = await upload(who, "flagged.pdf");
+    const later = await upload(who, "fine.pdf");
+    await server.ctx.db.updateTable("files").set({ expires_at: new Date(Date.now() + 2 * DAY - 60_000) }).where("id", "=", soon.body.id!).execute();
+    const session = await createSessionCookie(server.ctx, who.userId);
+    const html = (await (await server.request("/gallery", { headers: { Cookie: session.cookie } })).text()).replaceAll("<!-- -->", "");
+    expect(html.match(/data-testid="expiring-soon"[^>]*>Expires in 2 days</g)).toHaveLength(1);
+    expect(later.status).toBe(201);
   });
 });

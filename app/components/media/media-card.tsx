@@ -19,6 +19,8 @@ export interface MediaCardFile {
   isPublic: boolean;
   /** Public CDN URL, or the owner-only portal URL of a private file. */
   shareUrl: string;
+  /** "Expires in 2 days" when retention deletes the file within 3 days. */
+  expiryLabel?: string | null;
 }
 
 interface MediaCardProps {
@@ -62,6 +64,7 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
           {file.playerName ? <span className="truncate">Player: {file.playerName}</span> : null}
           <span>{formatDate(file.createdAt)}</span>
           {file.isPublic ? null : <span>Private</span>}
+          {file.expiryLabel ? <span className="font-medium text-destructive" data-testid="expiring-soon">{file.expiryLabel}</span> : null}
         </div>
         <div className="flex gap-2">
           <Button asChild size="sm" variant="outline" className="flex-1">

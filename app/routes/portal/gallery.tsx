@@ -4,6 +4,7 @@ import { GALLERY_CATEGORY_FILTERS, ALL_CATEGORIES } from "~/lib/media-categories
 import { pageTitle } from "~/lib/site";
 import { listGalleryFiles, normaliseSearch, userHasFiles } from "~/services/gallery.server";
 import { requireUser } from "~/services/guards.server";
+import { expiryFlags } from "~/services/retention.server";
 import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/portal-files.server";
 import { createToastHeaders } from "~/services/toast.server";
 import type { Route } from "./+types/gallery";
@@ -23,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cursor = params.get("cursor");
   const page = await listGalleryFiles(context.db, user.id, { search: q, category, cursor });
   const hasAnyFiles = page.files.length > 0 || (await userHasFiles(context.db, user.id));
+  const expiring = await expiryFlags(context.db, page.files.map((f) => f.id));
   return {
     q,
     category,
@@ -39,6 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       createdAt: file.createdAt,
       isPublic: file.isPublic,
       shareUrl: shareUrl(context.config, file),
+      expiryLabel: expiring.get(file.id) ?? null,
     })),
   };
 }
