@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { expectApiResponse } from "../helpers/openapi.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
+
+let server: TestServer;
+let account: SeededAccount;
+const ids: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  account = await seedAccount(server.ctx);
+  const uploads = [
+    { category: "phone_photos", player_name: "Niko Bellic", player_identifier: "license:niko", metadata: { case: 1 }, filename: "Beach Sunset.png" },
+    { category: "phone_photos", player_name: "Roman Bellic", player_identifier: "license:roman", metadata: { case: 2 }, filename: "cab.png" },
+    { category: "police_evidence", player_name: "Niko Bellic", player_identifier: "license:niko", metadata: { case: 1, officer: "Ortiz" }, filename: "knife_100%.png" },
+  ];
+  for (const [i, u] of uploads.entries()) {
+    const res = await server.request("/api/upload", {
+      method: "POST",
+      headers: { "x-api-key": account.key },
+      body: form([
+        { field: "category", data: u.category },
+        { field: "player_name", data: u.player_name },
+        { field: "player_identifier", data: u.player_identifier },
+        { field: "metadata", data: JSON.stringify(u.metadata) },
+        { field: "file", data: await png(3 + i, 3), filename: u.filename },
+      ]),
+    });
+    const body = await res.json();
+    ids.push(body.id);
+    // Distinct, known upload times for the date filters and the sort.
+    await server.ctx.db.updateTable("files").set({ created_at: new Date(Date.UTC(2026, 0, 10 + i, 12)) }).where("id", "=", body.id).execute();
+  }
+  const other = await seedAccount(server.ctx);
+  await server.request("/api/upload", { method: "POST", headers: { "x-api-key": other.key }, body: form([{ field: "file", data: await png(), filename: "Beach Sunset.png" }]) });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function search(query: string) {
+  const res = await server.request(`/api/search${query}`, { headers: { "x-api-key": account.key } });
+  return { res, body: await expectApiResponse(res, "get", "/api/search") };
+}
+
+const found = (body: { files: { id: string }[] }) => body.files.map((f) => ids.indexOf(f.id));
+
+describe("GET /api/search", () => {
+  it("lists only the key's server's files, newest first, with offset paging by default", async () => {
+    const { res, body } = await search("");
+    expect(res.status).toBe(200);
+    expect(body).toMatchObject({ success: true, total: 3, limit: 50, offset: 0, page: 1 });
+    expect(found(body)).toEqual([2, 1, 0]);
+  });
+
+  it("filters by category, player, identifier, filename substring, dates and metadata", async () => {
+    expect(found((await search("?category=phone_photos")).body)).toEqual([1, 0]);
+    expect(found((await search("?player_name=bellic")).body)).toEqual([2, 1, 0]);
+    expect(found((await search("?player_name=NIKO")).body)).toEqual([2, 0]);
+    expect(found((await search("?player_identifier=license:roman")).body)).toEqual([1]);
+    expect(found((await search("?filename=sunset")).body)).toEqual([0]);
+    expect(found((await search("?filename=100%25")).body)).toEqual([2]);
+    expect(found((await search("?filename=_")).body)).toEqual([2]);
+    expect(found((await search("?from_date=2026-01-11&to_date=2026-01-11")).body)).toEqual([1]);
+    expect(found((await search("?from_date=2026-01-11T00:00:00Z")).body)).toEqual([2, 1]);
+    expect(found((await search(`?metadata=${encodeURIComponent(JSON.stringify({ case: 1 }))}`)).body)).toEqual([2, 0]);
+    expect(found((await search(`?metadata=${encodeURIComponent(JSON.stringify({ officer: "Ortiz" }))}&category=police_evidence`)).body)).toEqual([2]);
+  });
+
+  it("sorts ascending and pages by limit+offset or page+limit (default 20), capped at 100", async () => {
+    expect(found((await search("?sort=asc")).body)).toEqual([0, 1, 2]);
+    const offset = await search("?limit=2&offset=1");
+    expect(offset.body).toMatchObject({ total: 3, limit: 2, offset: 1, page: 1, has_more: false });
+    expect(found(offset.body)).toEqual([1, 0]);
+    const page = await search("?page=2&limit=2");
+    expect(page.body).toMatchObject({ total: 3, limit: 2, offset: 2, page: 2 });
+    expect(found(page.body)).toEqual([0]);
+    expect((await search("?page=1")).body.limit).toBe(20);
+    expect((await search("?limit=1000")).body.limit).toBe(100);
+  });
+
+  it("answers 400 for bad parameters", async () => {
+    for (const query of ["?limit=0", "?limit=abc", "?offset=-1", "?page=0", "?sort=sideways", "?from_date=yesterday", "?metadata=%5B1%5D", "?metadata=%7Bbad", "?from_date=2026-02-01&to_date=2026-01-01"]) {
+      const { res, body } = await search(query);
+      expect(res.status, query).toBe(400);
+      expect(body.code).toBe("invalid_request");
+    }
+  });
+});
