@@ -90,3 +90,28 @@ describe("GET /api/search", () => {
     }
   });
 });
+
+describe("GET /api/openapi.json", () => {
+  it("describes every script API path, the file paths included", async () => {
+    const res = await server.request("/api/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const doc = await res.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/upload",
+        "/api/upload/base64",
+        "/api/upload/presign",
+        "/api/upload/presigned/{token}",
+        "/api/search",
+        "/api/files/{id}",
+        "/api/download",
+        "/api/download/{id}",
+        "/f/{server_id}/{category}/{filename}",
+        "/api/webhooks/{server_id}/{secret}",
+      ]),
+    );
+    expect(doc.servers[0].url).toBe(server.url.replace("localhost", "127.0.0.1"));
+  });
+});
