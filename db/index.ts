@@ -62,11 +62,15 @@ export interface CreateDbOptions {
   /** Where PGlite keeps its files; `undefined` keeps it in memory (tests). */
   pgliteDir?: string;
   poolMax?: number;
+  /** Told about errors of idle pooled connections (a database restart, say); the pool replaces them. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    // Without a listener, an idle client's error (a restart, a killed backend) would crash the process.
+    pool.on("error", (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgresql", close: () => db.destroy() };
   }

@@ -50,6 +50,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     databaseUrl: config.DATABASE_URL,
     pgliteDir: options.inMemoryDb ? undefined : path.join(config.dataDir, "db"),
     poolMax: config.DATABASE_POOL_MAX,
+    onConnectionError: (error) => logger.warn({ err: error }, "idle database connection failed; the pool replaces it"),
   });
   try {
     const { applied } = await migrateToLatest(handle.db);
