@@ -20,8 +20,24 @@ export async function createTestDatabase(): Promise<{ url?: string; drop(): Prom
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      try {
+        // pg's pool.end() resolves before its sockets have closed; FORCE would kill those
+        // connections mid-goodbye and surface as an uncaught "terminating connection" error.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`DROP DATABASE IF EXISTS ${name}`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== "55006" || attempt >= 20) {
+              await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+              break;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }
