@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { FileRecord } from "../../db/schema.ts";
 import type { AppContext } from "./app-context.server.ts";
+import { invalidateCachedFile } from "./file-lookup.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,6 +26,7 @@ export async function deleteServerFile(ctx: Pick<AppContext, "db" | "blobs" | "l
     return { file, keys: [file.storage_key, ...variants.map((v) => v.storage_key)] };
   });
   if (!deleted) return undefined;
+  invalidateCachedFile(ctx.db, deleted.file);
   await Promise.all(
     deleted.keys.map((key) => ctx.blobs.delete(key).catch((error) => ctx.logger.warn({ err: error, key }, "blob of a deleted file left for the orphan sweep"))),
   );

@@ -50,7 +50,11 @@ export const FILE_CACHE_TTL_MS = 5_000;
 const FILE_CACHE_MAX = 50_000;
 
 // One cache per database handle: tests run several servers (each with its own db) in one process.
-const caches = new WeakMap<Db, LRUCache<string, ServedFileRecord>>();
+// Kept on globalThis because the React Router bundle and server.ts each load their own copy of
+// this module; a delete through an API route must empty the cache that /f/ reads.
+const GLOBAL_KEY = Symbol.for("stash.file-record-caches");
+const globals = globalThis as unknown as Record<symbol, WeakMap<Db, LRUCache<string, ServedFileRecord>> | undefined>;
+const caches = (globals[GLOBAL_KEY] ??= new WeakMap());
 
 function cacheFor(db: Db): LRUCache<string, ServedFileRecord> {
   let cache = caches.get(db);

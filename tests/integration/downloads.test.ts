@@ -142,3 +142,14 @@ describe("GET /api/files/{id}", () => {
     expect((await keyed.json()).is_public).toBe(false);
   });
 });
+
+describe("deleting through the API", () => {
+  it("stops /f/ serving the file at once on this instance", async () => {
+    const deleter = await seedAccount(server.ctx, { permissions: ["upload", "read", "delete"] });
+    const file = await seedFile(server, { userId: deleter.userId, serverId: deleter.serverId }, { bytes: Buffer.from("short-lived"), mimeType: "text/plain", extension: "txt" });
+    expect(await (await server.request(filePath(file))).text()).toBe("short-lived");
+    const res = await server.request(`/api/files/${file.id}`, { method: "DELETE", headers: { "x-api-key": deleter.key } });
+    expect(res.status).toBe(200);
+    expect((await server.request(filePath(file))).status).toBe(404);
+  });
+});
