@@ -148,6 +148,9 @@ describe("docs examples against a live server", () => {
     const real = responses.firstUpload as Record<string, unknown>;
     expect(Object.keys(real)).toEqual(expect.arrayContaining(Object.keys(sampleUploadResponse("x"))));
     expect(Object.keys(real.data as object)).toEqual(expect.arrayContaining(Object.keys(sampleUploadResponse("x").data)));
+    // A new server converts images to WebP, as the sample shows; the original name is kept for display.
+    expect(real).toMatchObject({ mime_type: sampleUploadResponse("x").mime_type, original_filename: "photo.png" });
+    expect(real.filename).toMatch(/\.webp$/);
   });
 
   it("the documented search answer lists only fields the real answer has", () => {

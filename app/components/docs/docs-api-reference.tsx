@@ -52,6 +52,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           ]}
         />
         <Curl name="firstUpload" bases={bases} />
+        <p>
+          Images are stored without their metadata (EXIF, GPS) and, on new servers, converted to WebP: the
+          answer&apos;s <C>filename</C> and <C>mime_type</C> say what is stored, <C>original_filename</C> keeps the name you sent.
+        </p>
         <UploadResponse bases={bases} />
         <p>Errors carry a machine-readable code and, for size errors, the limits:</p>
         <Json

@@ -284,7 +284,7 @@ export const FILE_RESPONSE_HEADERS: [string, string][] = [
 
 /** What the docs show as an upload's answer; the docs-examples test checks the real answer has every field. */
 export function sampleUploadResponse(cdnUrl: string) {
-  const url = `${cdnUrl}/f/lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.png`;
+  const url = `${cdnUrl}/f/lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.webp`;
   const id = "5b0e6f0c-8a51-4b8e-9d0e-2f7c1a9e3d44";
   return {
     success: true,
@@ -295,18 +295,18 @@ export function sampleUploadResponse(cdnUrl: string) {
     url,
     public_url: url,
     link: url,
-    path: "lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.png",
-    filename: "gaj1op062b2gs9gavnd1.png",
+    path: "lsrp7k2m9q4x/phone_photos/gaj1op062b2gs9gavnd1.webp",
+    filename: "gaj1op062b2gs9gavnd1.webp",
     original_filename: "photo.png",
     file_size: 48213,
-    mime_type: "image/png",
+    mime_type: "image/webp",
     category: "phone_photos",
     is_public: true,
     player_name: "Tony Russo",
     player_identifier: "license:1a2b3c4d",
     metadata: { app: "camera", location: "Vespucci Beach" },
     uploaded_at: "2026-11-22T18:04:11.512Z",
-    data: { id, url, link: url, public_url: url, filename: "gaj1op062b2gs9gavnd1.png" },
+    data: { id, url, link: url, public_url: url, filename: "gaj1op062b2gs9gavnd1.webp" },
     attachments: [{ url, proxy_url: url }],
   };
 }
