@@ -25,6 +25,8 @@ export default [
   route("api/billing/:action", "routes/api/billing.ts"),
   route("api/media/:id", "routes/api/media.ts"),
   route("api/portal/upload", "routes/api/portal-upload.ts"),
+  route("api/keys", "routes/api/keys.ts"),
+  route("api/keys/:id", "routes/api/key.ts"),
   route("api/*", "routes/api/not-found.ts"),
 
   route("auth", "routes/auth/auth.tsx"),

@@ -1,0 +1,19 @@
+import { apiError, apiSuccess } from "~/lib/api-response";
+import { deleteManagedKey, updateManagedKey } from "~/services/api-key-manager.server";
+import { runApi } from "~/services/api-route.server";
+import { readJsonBody, requireSessionForApi } from "~/services/session-api.server";
+import type { Route } from "./+types/key";
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  return runApi(context, async () => {
+    const user = await requireSessionForApi(request, context);
+    if (request.method === "PUT") {
+      return apiSuccess({ data: await updateManagedKey(context.db, user.id, params.id, await readJsonBody(request)) });
+    }
+    if (request.method === "DELETE") {
+      await deleteManagedKey(context.db, user.id, params.id);
+      return apiSuccess({ data: { id: params.id } });
+    }
+    return apiError(405, "method_not_allowed", "Use PUT or DELETE on /api/keys/{id}", {}, { Allow: "PUT, DELETE" });
+  });
+}
