@@ -65,7 +65,8 @@ describe("media screens as a new user", () => {
     });
     expect(midway).toBeLessThan(100);
     expect(await result.textContent()).toContain("bank-heist.png");
-    expect(await result.textContent()).toContain("image/png");
+    // New servers store PNG/JPEG screenshots as WebP (convert_to_webp is on by default).
+    expect(await result.textContent()).toContain("image/webp");
     const publicUrl = await page.getByLabel("Public URL of bank-heist.png").inputValue();
     expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshot/`));
     await shoot(page, "upload-done-desktop");
