@@ -81,6 +81,28 @@ describe.each([
   });
 });
 
+describe("audit of key-authenticated reads", () => {
+  it("writes an audit row and counts an API call when a key opens a private file, and nothing for refused keys", async () => {
+    const audits = () =>
+      server.ctx.db.selectFrom("audit_logs").select(["action", "api_key_id", "server_id"]).where("action", "=", "file.read").execute();
+    const apiCalls = async () =>
+      Number(
+        (await server.ctx.db.selectFrom("usage_daily").select("api_calls").where("server_id", "=", owner.serverId).executeTakeFirst())?.api_calls ?? 0,
+      );
+    const beforeAudits = (await audits()).length;
+    const beforeCalls = await apiCalls();
+    expect((await server.request(byId(hidden), { headers: { "x-api-key": stranger.key } })).status).toBe(404);
+    expect(await audits()).toHaveLength(beforeAudits);
+    const res = await server.request(byId(hidden), { headers: { "x-api-key": owner.key } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const rows = await audits();
+    expect(rows).toHaveLength(beforeAudits + 1);
+    expect(rows.at(-1)).toEqual({ action: "file.read", api_key_id: owner.keyId, server_id: owner.serverId });
+    expect(await apiCalls()).toBe(beforeCalls + 1);
+  });
+});
+
 describe("download requests that cannot be answered", () => {
   it("refuses a malformed file reference with 400 and an unknown one with 404", async () => {
     const bad = await server.request("/api/download?file=../../etc/passwd");
