@@ -84,7 +84,7 @@ describe.each([
 describe("audit of key-authenticated reads", () => {
   it("writes an audit row and counts an API call when a key opens a private file, and nothing for refused keys", async () => {
     const audits = () =>
-      server.ctx.db.selectFrom("audit_logs").select(["action", "api_key_id", "server_id"]).where("action", "=", "file.read").execute();
+      server.ctx.db.selectFrom("audit_logs").select(["action", "api_key_id", "server_id"]).where("action", "=", "file.read").orderBy("id").execute();
     const apiCalls = async () =>
       Number(
         (await server.ctx.db.selectFrom("usage_daily").select("api_calls").where("server_id", "=", owner.serverId).executeTakeFirst())?.api_calls ?? 0,
