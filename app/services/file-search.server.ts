@@ -107,8 +107,23 @@ function filters(query: SearchQuery) {
   };
 }
 
-export async function searchFiles(db: Db, query: SearchQuery): Promise<{ files: FileRecord[]; total: number }> {
+/**
+ * Counting every match of a busy server costs more than the page itself (hundreds of ms at 400k
+ * files), so the count stops here — or just past the requested page, so `has_more` stays exact.
+ */
+export const SEARCH_TOTAL_CAP = 10_000;
+
+export interface SearchResult {
+  files: FileRecord[];
+  /** Matches counted, at most the cap. */
+  total: number;
+  /** More files match than `total` says. */
+  totalCapped: boolean;
+}
+
+export async function searchFiles(db: Db, query: SearchQuery): Promise<SearchResult> {
   const where = filters(query);
+  const cap = Math.max(SEARCH_TOTAL_CAP, query.offset + query.limit + 1);
   const [files, count] = await Promise.all([
     db
       .selectFrom("files")
@@ -119,7 +134,11 @@ export async function searchFiles(db: Db, query: SearchQuery): Promise<{ files: 
       .limit(query.limit)
       .offset(query.offset)
       .execute(),
-    db.selectFrom("files").select((eb) => eb.fn.countAll<number>().as("total")).where(where).executeTakeFirstOrThrow(),
+    db
+      .selectFrom((qb) => qb.selectFrom("files").select(sql<number>`1`.as("one")).where(where).limit(cap + 1).as("matches"))
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirstOrThrow(),
   ]);
-  return { files, total: Number(count.total) };
+  const counted = Number(count.total);
+  return { files, total: Math.min(counted, cap), totalCapped: counted > cap };
 }

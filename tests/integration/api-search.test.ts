@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -113,5 +114,28 @@ describe("GET /api/openapi.json", () => {
       ]),
     );
     expect(doc.servers[0].url).toBe(server.url.replace("localhost", "127.0.0.1"));
+  });
+});
+
+describe("totals on busy servers", () => {
+  it("counts up to 10,000 matches, says when more match, and keeps has_more exact past the cap", async () => {
+    const busy = await seedAccount(server.ctx);
+    // 10,050 rows in one statement: a busy server's files, without 10,050 uploads.
+    await sql`
+      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+      SELECT ${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/bulk/' || n || '.png', n || '.png', n || '.png',
+             CASE WHEN n % 2 = 0 THEN 'even' ELSE 'odd' END, 'image/png', 1, repeat('0', 64), true
+      FROM generate_series(1, 10050) AS n`.execute(server.ctx.db);
+    const get = async (query: string) => {
+      const res = await server.request(`/api/search${query}`, { headers: { "x-api-key": busy.key } });
+      return expectApiResponse(res, "get", "/api/search");
+    };
+
+    expect(await get("?limit=10")).toMatchObject({ total: 10_000, total_capped: true, has_more: true });
+    expect(await get("?category=even&limit=10")).toMatchObject({ total: 5025, total_capped: false, has_more: true });
+
+    const deep = await get("?limit=100&offset=9990");
+    expect(deep).toMatchObject({ total: 10_050, total_capped: false, has_more: false });
+    expect(deep.files).toHaveLength(60);
   });
 });

@@ -7,14 +7,15 @@ import type { Route } from "./+types/search";
 export async function loader({ request, context }: Route.LoaderArgs) {
   return withApiKey(context, request, { action: "file.search", permission: "read" }, async (caller) => {
     const query = parseSearchParams(caller.serverId, new URL(request.url).searchParams);
-    const { files, total } = await searchFiles(context.db, query);
+    const { files, total, totalCapped } = await searchFiles(context.db, query);
     return apiSuccess({
       files: files.map((file) => toFileView(context.config.cdnBaseUrl, file)),
       total,
+      total_capped: totalCapped,
       limit: query.limit,
       offset: query.offset,
       page: query.page,
-      has_more: query.offset + files.length < total,
+      has_more: totalCapped || query.offset + files.length < total,
     });
   });
 }
