@@ -1,0 +1,28 @@
+import { data, type AppLoadContext } from "react-router";
+import { isValidEmail, MESSAGES } from "~/lib/auth-validation";
+import { sanitizeInput } from "~/lib/sanitize";
+import { consumeAuthLimit, tooManyAttemptsMessage, type AuthLimitName } from "~/services/auth-limits.server";
+import { rateLimitHeaders } from "~/services/rate-limit.server";
+
+/**
+ * The e-mail of a "send me a link" form (resend confirmation, password reset), or the answer to
+ * give instead: the spec's messages for a missing or invalid address, 429 once the per-IP or
+ * per-account budget is spent.
+ */
+export async function readLinkRequestEmail(
+  request: Request,
+  context: AppLoadContext,
+  limits: { ip: AuthLimitName; account: AuthLimitName },
+) {
+  const raw = (await request.formData()).get("email");
+  const email = sanitizeInput(typeof raw === "string" ? raw : "");
+  if (!email) return { refusal: data({ error: MESSAGES.fillAll, sent: null }, { status: 400 }) };
+  if (!isValidEmail(email)) return { refusal: data({ error: MESSAGES.invalidEmail, sent: null }, { status: 400 }) };
+  for (const [name, key] of [[limits.ip, context.clientIp], [limits.account, email]] as const) {
+    const limit = await consumeAuthLimit(context.rateLimits, name, key);
+    if (!limit.allowed) {
+      return { refusal: data({ error: tooManyAttemptsMessage(limit), sent: null }, { status: 429, headers: rateLimitHeaders(limit) }) };
+    }
+  }
+  return { email };
+}
