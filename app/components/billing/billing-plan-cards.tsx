@@ -1,8 +1,8 @@
-import { Check } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { planButton } from "~/lib/billing-plans";
-import { formatGbp, PLAN_LIST, type Tier } from "~/lib/plans";
+import { PLAN_LIST, type Tier } from "~/lib/plans";
 import { cn } from "~/lib/utils";
+import { PlanSummary } from "~/components/plans/plan-summary";
 
 /** The four plans with the portal's button rules; checkout opens for the chosen plan id. */
 export function BillingPlanCards(props: {
@@ -26,27 +26,7 @@ export function BillingPlanCards(props: {
               isCurrent && "ring-2 ring-primary/60",
             )}
           >
-            {plan.mostPopular ? (
-              <span className="absolute -top-3 left-6 rounded-full bg-primary px-3 py-0.5 text-xs font-bold uppercase tracking-wide text-primary-foreground">
-                Most Popular
-              </span>
-            ) : null}
-            <h3 className="text-lg font-semibold">{plan.name}</h3>
-            <p className="mt-3 flex items-baseline gap-1">
-              <span className="text-3xl font-black tracking-tight">{formatGbp(plan.priceGbp)}</span>
-              <span className="text-sm text-muted-foreground">/month</span>
-            </p>
-            <p className="mt-1 text-sm text-muted-foreground">
-              {plan.storageGb}GB storage · {plan.retentionDays ? `${plan.retentionDays}-day retention` : "kept forever"}
-            </p>
-            <ul className="mt-5 flex-1 space-y-2 text-sm">
-              {plan.features.map((feature) => (
-                <li key={feature} className="flex gap-2">
-                  <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                  <span>{feature}</span>
-                </li>
-              ))}
-            </ul>
+            <PlanSummary plan={plan} />
             <Button
               className="mt-6 w-full"
               variant={plan.mostPopular && !button.disabled ? "default" : "outline"}
