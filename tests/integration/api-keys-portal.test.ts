@@ -116,6 +116,14 @@ describe("/api/keys for the portal (session auth)", () => {
     expect((await upload(created.api_key)).status).toBe(201);
   });
 
+  it("answers other methods with a JSON 405", async () => {
+    for (const [path, method] of [["/api/keys/00000000-0000-4000-8000-000000000000", "GET"], ["/api/keys", "PATCH"]]) {
+      const res = await call(path, { method });
+      expect(res.status).toBe(405);
+      expect(await res.json()).toMatchObject({ success: false, code: "method_not_allowed" });
+    }
+  });
+
   it("refuses state changes sent from another site", async () => {
     const before = await keyCount();
     const res = await call("/api/keys", { method: "POST", body: { name: "csrf", server_id: serverId }, headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" } });

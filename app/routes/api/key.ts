@@ -4,6 +4,13 @@ import { runApi } from "~/services/api-route.server";
 import { readJsonBody, requireSessionForApi } from "~/services/session-api.server";
 import type { Route } from "./+types/key";
 
+const methodNotAllowed = () =>
+  apiError(405, "method_not_allowed", "Use PUT or DELETE on /api/keys/{id}", {}, { Allow: "PUT, DELETE" });
+
+export function loader() {
+  return methodNotAllowed();
+}
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   return runApi(context, async () => {
     const user = await requireSessionForApi(request, context);
@@ -14,6 +21,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await deleteManagedKey(context.db, user.id, params.id);
       return apiSuccess({ data: { id: params.id } });
     }
-    return apiError(405, "method_not_allowed", "Use PUT or DELETE on /api/keys/{id}", {}, { Allow: "PUT, DELETE" });
+    return methodNotAllowed();
   });
 }
