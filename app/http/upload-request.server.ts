@@ -2,15 +2,22 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import type { FileRecord } from "../../db/schema.ts";
-import { ApiError, fileTooLarge } from "../lib/api-response.ts";
+import { ApiError, fileTooLarge, requestTooLarge } from "../lib/api-response.ts";
 import type { AppContext } from "../services/app-context.server.ts";
 import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "../services/upload-fields.server.ts";
 import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "../services/uploads.server.ts";
 
 /** Files one request may carry (Discord allows 10 attachments; a little headroom). */
 export const MAX_FILES_PER_REQUEST = 20;
-/** Room for multipart boundaries, part headers and text fields around the file bytes. */
-const MULTIPART_OVERHEAD = 1024 * 1024;
+const MAX_FIELDS = 100;
+const MAX_FIELD_BYTES = 64 * 1024;
+/** Room for multipart boundaries, part headers and every text field around the file bytes. */
+const MULTIPART_OVERHEAD = 1024 * 1024 + MAX_FIELDS * MAX_FIELD_BYTES;
+/**
+ * How far past its ceiling a refused multipart body is still read and discarded, so a client that is
+ * nearly done sending reads the JSON answer rather than a connection reset; further bytes cut it.
+ */
+const DRAIN_GRACE = 1024 * 1024;
 const JSON_OVERHEAD = 64 * 1024;
 /** JSON, data-URI and base64 keys clients put the file in. */
 const BASE64_KEYS = ["base64", "file", "data", "image", "video", "audio", "content", "screenshot"];
@@ -40,11 +47,20 @@ function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "te
   return "text";
 }
 
-/** Largest body worth reading: the file limit plus framing; base64 is 4/3 of its bytes. */
+/**
+ * Largest body worth reading. The size limit is per file: a multipart body may carry up to
+ * MAX_FILES_PER_REQUEST files each at the limit, plus framing and fields, and no more. Other bodies
+ * hold one file (base64 is 4/3 of its bytes).
+ */
 function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number): number {
   if (kind === "text") return Math.ceil((maxBytes * 4) / 3) + JSON_OVERHEAD;
-  if (kind === "multipart") return maxBytes + MULTIPART_OVERHEAD;
+  if (kind === "multipart") return MAX_FILES_PER_REQUEST * maxBytes + MULTIPART_OVERHEAD;
   return maxBytes;
+}
+
+function tooLarge(kind: "multipart" | "text" | "raw", maxBytes: number, receivedBytes: number): ApiError {
+  if (kind === "multipart") return requestTooLarge(MAX_FILES_PER_REQUEST, maxBytes, bodyCap(kind, maxBytes));
+  return fileTooLarge(maxBytes, kind === "text" ? Math.floor((receivedBytes * 3) / 4) : receivedBytes);
 }
 
 function requireBody(request: Request): ReadableStream<Uint8Array> {
@@ -64,7 +80,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
   const declared = Number(request.headers.get("content-length") ?? NaN);
   const cap = bodyCap(kind, target.maxBytes);
   if (Number.isFinite(declared) && declared > cap) {
-    const error = fileTooLarge(target.maxBytes, kind === "text" ? Math.floor((declared * 3) / 4) : declared);
+    const error = tooLarge(kind, target.maxBytes, declared);
     // Nothing of the body is read; closing the connection after the answer ends it.
     throw new ApiError(error.status, error.code, error.message, error.details, { Connection: "close" });
   }
@@ -120,7 +136,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     parser = busboy({
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
-      limits: { files: MAX_FILES_PER_REQUEST, fields: 100, fieldSize: 64 * 1024, parts: 200, headerPairs: 50 },
+      limits: { files: MAX_FILES_PER_REQUEST, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: 200, headerPairs: 50 },
     });
   } catch {
     throw new ApiError(400, "invalid_request", "Malformed multipart body");
@@ -131,6 +147,8 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
   const pending: Promise<unknown>[] = [];
   let active: Readable | undefined;
   let failure: unknown;
+  // Every byte of the body counts against the ceiling, file or not: padding, fields, framing.
+  let received = 0;
   let settle!: { resolve(value: ReceivedUpload): void; reject(error: unknown): void };
   const done = new Promise<ReceivedUpload>((resolve, reject) => (settle = { resolve, reject }));
 
@@ -161,14 +179,17 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     active?.destroy();
     // Discard the rest of the body (see drain) while the answer goes out.
     source.unpipe(parser);
-    let seen = 0;
-    source.on("data", (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > cap) source.destroy();
-    });
     source.resume();
     void finish();
   };
+  source.on("data", (chunk: Buffer) => {
+    received += chunk.length;
+    if (failure) {
+      if (received > cap + DRAIN_GRACE) source.destroy();
+    } else if (received > cap) {
+      fail(tooLarge("multipart", target.maxBytes, received));
+    }
+  });
 
   parser.on("field", (name, value, info) => {
     if (info.valueTruncated) fail(new ApiError(400, "invalid_request", `Field ${name} is too long`, { field: name }));

@@ -18,6 +18,7 @@ export type ApiErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "file_too_large"
+  | "request_too_large"
   | "quota_exceeded"
   | "unsupported_file_type"
   | "image_too_large"
@@ -86,6 +87,16 @@ export function fileTooLarge(maxBytes: number, receivedBytes: number): ApiError 
   return new ApiError(413, "file_too_large", `File size exceeds maximum allowed size of ${formatMb(maxMb)}MB`, {
     max_size_mb: maxMb,
     file_size_mb: Math.round((receivedBytes / (1024 * 1024)) * 100) / 100,
+  });
+}
+
+/** A multipart request past the ceiling of `maxFiles` files at the per-file limit (plus framing). */
+export function requestTooLarge(maxFiles: number, maxBytes: number, ceilingBytes: number): ApiError {
+  const maxMb = maxBytes / (1024 * 1024);
+  return new ApiError(413, "request_too_large", `The upload is too large: send at most ${maxFiles} files of up to ${formatMb(maxMb)}MB each`, {
+    max_files: maxFiles,
+    max_size_mb: maxMb,
+    max_request_mb: Math.floor((ceilingBytes / (1024 * 1024)) * 100) / 100,
   });
 }
 

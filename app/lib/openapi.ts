@@ -22,6 +22,7 @@ const errorCodes = [
   "not_found",
   "method_not_allowed",
   "file_too_large",
+  "request_too_large",
   "quota_exceeded",
   "unsupported_file_type",
   "rate_limited",
@@ -40,6 +41,8 @@ const schemas: Record<string, Schema> = {
       code: { enum: errorCodes },
       max_size_mb: { type: "number" },
       file_size_mb: { type: "number" },
+      max_files: { type: "integer" },
+      max_request_mb: { type: "number" },
       retry_after: { type: "integer" },
       field: { type: "string" },
       allowed_types: { type: "array", items: { type: "string" } },
@@ -220,13 +223,19 @@ const keyedErrors = {
 };
 const uploadErrors = {
   ...keyedErrors,
-  "413": err("File too large (code file_too_large, with max_size_mb and file_size_mb) or over the account's storage quota (code quota_exceeded)"),
+  "413": err(
+    "A file over the size limit, which applies to each file (code file_too_large, with max_size_mb and file_size_mb); a multipart body larger " +
+      "than max_files (20) files at that limit plus framing (code request_too_large, with max_files, max_size_mb and max_request_mb); or over " +
+      "the account's storage quota (code quota_exceeded). Any of them stores none of the request's files.",
+  ),
   "415": err("The file's type, detected from its bytes, is not allowed on this server"),
 };
 
 const uploadFields: Schema = {
   type: "object",
-  description: "Every file part is stored, whatever its field name (file, files[], files[0], file0, image, video, recording, ...).",
+  description:
+    "Every file part is stored, whatever its field name (file, files[], files[0], file0, image, video, recording, ...): up to 20 files, " +
+    "each within the size limit. All of them are stored or, on any error, none.",
   properties: {
     file: { type: "string", format: "binary" },
     server_id: { type: "string", description: "Optional; when sent it must be the key's server" },

@@ -184,8 +184,59 @@ describe("POST /api/upload (multipart)", () => {
   });
 });
 
+/** A multipart body sent as a stream without Content-Length, so only the limits applied while streaming can stop it. */
+function chunkedForm(bytes: Uint8Array, contentType: string, who: SeededAccount = account) {
+  const body = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 256 * 1024) controller.enqueue(bytes.subarray(i, i + 256 * 1024));
+      controller.close();
+    },
+  });
+  return server.request("/api/upload", { method: "POST", body, headers: { "x-api-key": who.key, "content-type": contentType }, duplex: "half" } as RequestInit);
+}
+
+async function serialise(body: FormData) {
+  const serialised = new Response(body);
+  return { bytes: new Uint8Array(await serialised.arrayBuffer()), contentType: serialised.headers.get("content-type")! };
+}
+
 describe("size limits", () => {
-  it("refuses a Content-Length over the limit before reading the body", async () => {
+  it("applies the limit to each file: several files each under it are stored together", async () => {
+    const before = await traceOf(server, account);
+    const files = [pdf(1.5 * MB), pdf(1.5 * MB), pdf(1.9 * MB)];
+    // 4.9 MB in one request, Content-Length included: over the 2 MB limit in total, under it per file.
+    const { res, body } = await upload(form(files.map((data, i) => ({ field: `files[${i}]`, data, filename: `part${i}.pdf` }))));
+    expect(res.status).toBe(201);
+    expect(body.files.map((f: { file_size: number }) => f.file_size)).toEqual(files.map((f) => f.length));
+    const after = await traceOf(server, account);
+    expect(after.rows).toBe(before.rows + 3);
+    expect(after.usedBytes).toBe(before.usedBytes + files.reduce((sum, f) => sum + f.length, 0));
+  });
+
+  it("refuses a request with one oversize file among good ones with 413 and stores none of them", async () => {
+    const before = await traceOf(server, account);
+    const parts = [
+      { field: "files[0]", data: pdf(1.5 * MB), filename: "fine.pdf" },
+      { field: "files[1]", data: await png(), filename: "fine.png" },
+      { field: "files[2]", data: pdf(3 * MB), filename: "big.pdf" },
+    ];
+    for (const send of [
+      async () => upload(form(parts)),
+      async () => {
+        const { bytes, contentType } = await serialise(form(parts));
+        const res = await chunkedForm(bytes, contentType);
+        return { res, body: await expectApiResponse(res, "post", "/api/upload") };
+      },
+    ]) {
+      const { res, body } = await send();
+      expect(res.status).toBe(413);
+      expect(body).toMatchObject({ code: "file_too_large", error: "File size exceeds maximum allowed size of 2MB", max_size_mb: 2 });
+      expect(await traceOf(server, account)).toEqual(before);
+    }
+  });
+
+  it("refuses a Content-Length over the whole-request ceiling before reading the body", async () => {
+    // The ceiling is 20 files at the 2 MB limit plus room for framing and fields: about 47 MB.
     const result = await rawRequest({
       path: "/api/upload",
       headers: { "x-api-key": account.key, "content-type": "multipart/form-data; boundary=xyz", "content-length": 100 * MB },
@@ -196,31 +247,34 @@ describe("size limits", () => {
     expect(status).toBe(413);
     expect(JSON.parse(body)).toMatchObject({
       success: false,
-      code: "file_too_large",
-      error: "File size exceeds maximum allowed size of 2MB",
+      code: "request_too_large",
+      error: "The upload is too large: send at most 20 files of up to 2MB each",
+      max_files: 20,
       max_size_mb: 2,
     });
   });
 
+  it("cuts off a body that streams past the whole-request ceiling, whatever fills it, and leaves no trace", async () => {
+    const small = await seedAccount(server.ctx, { server: { maxFileSizeMb: 1 } });
+    const before = await traceOf(server, small);
+    // A stored file, then a text field far beyond any field limit: no single file is too large, the request is.
+    const { bytes, contentType } = await serialise(
+      form([
+        { field: "file", data: await png(), filename: "fine.png" },
+        { field: "note", data: "x".repeat(28 * MB) },
+      ]),
+    );
+    const res = await chunkedForm(bytes, contentType, small);
+    const body = await expectApiResponse(res, "post", "/api/upload");
+    expect(res.status).toBe(413);
+    expect(body).toMatchObject({ code: "request_too_large", max_files: 20, max_size_mb: 1 });
+    expect(await traceOf(server, small)).toEqual(before);
+  });
+
   it("cuts off a stream that passes the limit with 413 and leaves no trace", async () => {
     const before = await traceOf(server, account);
-    const big = pdf(3 * MB);
-    const serialised = new Response(form([{ field: "file", data: big, filename: "big.pdf" }]));
-    const bytes = new Uint8Array(await serialised.arrayBuffer());
-    const contentType = serialised.headers.get("content-type")!;
-    // Sent as a stream without Content-Length, so only the streaming limit can stop it.
-    const chunked = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < bytes.length; i += 256 * 1024) controller.enqueue(bytes.subarray(i, i + 256 * 1024));
-        controller.close();
-      },
-    });
-    const res = await server.request("/api/upload", {
-      method: "POST",
-      body: chunked,
-      headers: { "x-api-key": account.key, "content-type": contentType },
-      duplex: "half",
-    } as RequestInit);
+    const { bytes, contentType } = await serialise(form([{ field: "file", data: pdf(3 * MB), filename: "big.pdf" }]));
+    const res = await chunkedForm(bytes, contentType);
     const body = await expectApiResponse(res, "post", "/api/upload");
     expect(res.status).toBe(413);
     expect(body).toMatchObject({ code: "file_too_large", error: "File size exceeds maximum allowed size of 2MB", max_size_mb: 2 });
