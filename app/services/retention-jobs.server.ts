@@ -2,6 +2,7 @@ import type { AppContext } from "./app-context.server.ts";
 import { sendExpiryNotices } from "./expiry-notices.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { startRetentionSweeper, SWEEP_INTERVAL_MS, type RetentionSweeper } from "./retention-sweep.server.ts";
+import { SESSION_PURGE_INTERVAL_MS, startSessionPurger } from "./session-purge.server.ts";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
 export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
@@ -15,7 +16,21 @@ export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logge
   });
 }
 
-/** The background retention work server.ts runs: the sweep, then the expiry e-mails. */
-export function startRetentionJobs(ctx: AppContext, intervalMs: number = SWEEP_INTERVAL_MS): RetentionSweeper {
-  return startRetentionSweeper(ctx, intervalMs, (now) => mailExpiryNotices(ctx, now));
+export interface JobIntervals {
+  sweepMs?: number;
+  sessionPurgeMs?: number;
+}
+
+/**
+ * The background work server.ts runs (and stops on close): the retention sweep, then the expiry
+ * e-mails; and, on a timer of its own so a long sweep never delays it, the purge of expired sessions.
+ */
+export function startRetentionJobs(ctx: AppContext, intervals: JobIntervals = {}): RetentionSweeper {
+  const sweeper = startRetentionSweeper(ctx, intervals.sweepMs ?? SWEEP_INTERVAL_MS, (now) => mailExpiryNotices(ctx, now));
+  const purger = startSessionPurger(ctx, intervals.sessionPurgeMs ?? SESSION_PURGE_INTERVAL_MS);
+  return {
+    async stop() {
+      await Promise.all([sweeper.stop(), purger.stop()]);
+    },
+  };
 }

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../app/services/ids.server.ts";
+import { startRetentionJobs } from "../../app/services/retention-jobs.server.ts";
+import { purgeExpiredSessions } from "../../app/services/session-purge.server.ts";
 import { SESSION_TTL_MS } from "../../app/services/sessions.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
 import { createTestUser, postForm, setCookies, signUpAndSignIn, uniqueEmail } from "../helpers/auth.ts";
@@ -217,6 +220,73 @@ describe("sessions", () => {
     const res = await server.request("/dashboard", { headers: { Cookie: cookie }, redirect: "manual" });
     expect(res.status).toBe(302);
     expect(await sessionCount(user.id)).toBe(0);
+  });
+});
+
+/** Session rows as sign-ins leave them, expired `agoMs` ago (negative: still live). */
+async function insertSessions(userId: string, count: number, agoMs: number) {
+  const rows = Array.from({ length: count }, () => ({ id: sha256Hex(randomBytes(32).toString("hex")), user_id: userId, expires_at: new Date(Date.now() - agoMs) }));
+  await server.ctx.db.insertInto("sessions").values(rows).execute();
+  return rows.map((r) => r.id);
+}
+
+async function countSessions(which: "expired" | "live") {
+  const row = await server.ctx.db
+    .selectFrom("sessions")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("expires_at", which === "expired" ? "<=" : ">", new Date())
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 5000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe("expired session purge", () => {
+  it("deletes every session past its expiry, batch after batch, and keeps live ones signed in", async () => {
+    const { user, cookie } = await signUpAndSignIn(server);
+    await insertSessions(user.id, 2345, 60_000);
+    await insertSessions(user.id, 2, -3_600_000);
+    const expired = await countSessions("expired");
+    const live = await countSessions("live");
+    expect(expired).toBeGreaterThanOrEqual(2345);
+
+    expect(await purgeExpiredSessions(server.ctx.db)).toBe(expired);
+    expect(await countSessions("expired")).toBe(0);
+    expect(await countSessions("live")).toBe(live);
+    expect(await sessionCount(user.id)).toBe(3);
+    const page = await server.request("/dashboard", { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    expect(await purgeExpiredSessions(server.ctx.db)).toBe(0);
+  });
+
+  it("is safe to run from several instances at once: each row is deleted by exactly one of them", async () => {
+    const { user } = await createTestUser(server.ctx);
+    await insertSessions(user.id, 3000, 1000);
+    const counts = await Promise.all(Array.from({ length: 4 }, () => purgeExpiredSessions(server.ctx.db)));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3000);
+    expect(await sessionCount(user.id)).toBe(0);
+  });
+
+  it("runs in the app process on a timer, with the retention jobs", async () => {
+    const jobs = startRetentionJobs(server.ctx, { sweepMs: 3_600_000, sessionPurgeMs: 50 });
+    try {
+      const { user } = await createTestUser(server.ctx);
+      // Inserted after the run at start, so only a later tick can remove them.
+      await new Promise((r) => setTimeout(r, 100));
+      await insertSessions(user.id, 3, 1000);
+      const [live] = await insertSessions(user.id, 1, -3_600_000);
+      await waitFor(async () => (await sessionCount(user.id)) === 1);
+      const left = await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+      expect(left.map((r) => r.id)).toEqual([live]);
+    } finally {
+      await jobs.stop();
+    }
   });
 });
 

@@ -98,6 +98,34 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     expect(JSON.parse(list.stdout)).toHaveLength(1);
   });
 
+  it("purges expired sessions and says how many", async () => {
+    const db = await openDb();
+    let live: string;
+    try {
+      const user = await db.db.selectFrom("users").select("id").where("email", "=", "owner@example.com").executeTakeFirstOrThrow();
+      const hour = 3_600_000;
+      const rows = [-hour, -1000, -30 * 24 * hour, hour].map((offset, i) => ({ id: `cli-session-${i}`, user_id: user.id, expires_at: new Date(Date.now() + offset) }));
+      await db.db.insertInto("sessions").values(rows).execute();
+      live = rows[3].id;
+    } finally {
+      await db.close();
+    }
+
+    const purged = await cli("session:purge", "--json");
+    expect(purged.code).toBe(0);
+    expect(JSON.parse(purged.stdout)).toEqual({ deleted: 3 });
+    const again = await cli("session:purge");
+    expect(again.stdout).toBe("Deleted 0 expired sessions");
+
+    const after = await openDb();
+    try {
+      const left = await after.db.selectFrom("sessions").select("id").execute();
+      expect(left.map((r) => r.id)).toEqual([live]);
+    } finally {
+      await after.close();
+    }
+  });
+
   it("refuses, clearly, to open an embedded database a running server holds", async () => {
     const embeddedDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-cli-held-"));
     const held = await createDb({ pgliteDir: path.join(embeddedDir, "db") });
