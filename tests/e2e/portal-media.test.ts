@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { deleteOwnedFiles } from "../../app/services/portal-files.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
@@ -172,6 +173,49 @@ describe("media screens as a new user", () => {
     await page.getByText("No files match your current filters").waitFor();
     await context.close();
   }, 90_000);
+
+  it("View opens the file in a new tab; a file that is gone gives the \"View failed\" toast instead of an error tab", async () => {
+    const viewer = await signUpAndSignIn(server);
+    const viewerServer = (await createServer(server.ctx.db, { userId: viewer.user.id, name: "Viewing RP" })).id;
+    const context = await signedInBrowserContext(browser, server, viewer, { viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    for (const [seed, name] of ["kept.png", "gone.png"].entries()) {
+      const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${viewerServer}`, {
+        headers: { Origin: server.url },
+        multipart: { file: { name, mimeType: "image/png", buffer: await gameScreenshot(320, 180, seed + 11, "png") } },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+    }
+    const files = await server.ctx.db.selectFrom("files").select(["id", "original_filename"]).where("user_id", "=", viewer.user.id).execute();
+    const idOf = (name: string) => files.find((f) => f.original_filename === name)!.id;
+
+    await page.goto(`${server.url}/gallery`);
+    const card = (name: string) => page.getByTestId("media-card").filter({ hasText: name });
+    await card("gone.png").waitFor();
+
+    const [tab] = await Promise.all([context.waitForEvent("page"), card("kept.png").getByRole("link", { name: "View" }).click()]);
+    await tab.waitForURL(`${server.url}/api/media/${idOf("kept.png")}`);
+    expect(await tab.evaluate(() => document.contentType)).toBe("image/webp");
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+
+    // Deleted elsewhere (another tab, retention) while this gallery still shows it.
+    expect(await deleteOwnedFiles(server.ctx, viewer.user.id, [idOf("gone.png")])).toBe(1);
+    const opened: Page[] = [];
+    context.on("page", (p) => opened.push(p));
+    await card("gone.png").getByRole("link", { name: "View" }).click();
+    await page.getByText("View failed").waitFor();
+    await page.getByText("File not found").waitFor();
+    await expect.poll(() => opened.every((p) => p.isClosed())).toBe(true);
+    expect(context.pages()).toEqual([page]);
+    await shoot(page, "gallery-view-failed-desktop");
+
+    // The lightbox's View takes the same path.
+    await card("kept.png").getByRole("button", { name: "Preview kept.png" }).click();
+    const [fromLightbox] = await Promise.all([context.waitForEvent("page"), page.getByRole("dialog").getByRole("link", { name: "View" }).click()]);
+    await fromLightbox.waitForURL(`${server.url}/api/media/${idOf("kept.png")}`);
+    await context.close();
+  }, 60_000);
 
   it("tells a user without servers to create one first", async () => {
     const fresh = await signUpAndSignIn(server);

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
 import { formatMegabytes } from "~/lib/file-size";
-import { copyText, formatDate, mediaUrl, startDownload } from "~/lib/file-actions";
+import { copyText, formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
 import { categoryLabel } from "~/lib/media-categories";
 import { MediaThumb } from "./media-thumb";
 
@@ -68,7 +68,7 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
         </div>
         <div className="flex gap-2">
           <Button asChild size="sm" variant="outline" className="flex-1">
-            <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer">
+            <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer" onClick={onViewClick(file.id)}>
               <Eye aria-hidden />
               View
             </a>

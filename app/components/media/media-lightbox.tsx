@@ -2,7 +2,7 @@ import { ChevronLeft, ChevronRight, Download, ExternalLink, FileText } from "luc
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { formatMegabytes } from "~/lib/file-size";
-import { formatDate, mediaUrl, startDownload } from "~/lib/file-actions";
+import { formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
 import { categoryLabel, mediaKind } from "~/lib/media-categories";
 import type { MediaCardFile } from "./media-card";
 
@@ -54,7 +54,7 @@ export function MediaLightbox({ files, index, onIndexChange }: MediaLightboxProp
               </div>
               <div className="flex gap-2">
                 <Button asChild variant="outline" size="sm">
-                  <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer">
+                  <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer" onClick={onViewClick(file.id)}>
                     <ExternalLink aria-hidden />
                     View
                   </a>
