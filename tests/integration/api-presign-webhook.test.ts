@@ -89,6 +89,26 @@ describe("presigned uploads", () => {
   });
 });
 
+describe("presigned uploads with the CDN on its own host", () => {
+  it("point at the API host (APP_URL), which takes uploads; the stored file's URL is on CDN_BASE_URL", async () => {
+    const split = await startTestServer({ CDN_BASE_URL: "https://cdn.stash.test" });
+    try {
+      const owner = await seedAccount(split.ctx);
+      const presigned = await split.request("/api/upload/presign", { headers: { "x-api-key": owner.key } });
+      const { url } = await expectApiResponse(presigned, "get", "/api/upload/presign");
+      expect(url.slice(0, url.lastIndexOf("/"))).toBe(`${split.ctx.config.appUrl}/api/upload/presigned`);
+      expect(url.slice(url.lastIndexOf("/") + 1)).toMatch(/^[0-9A-Za-z]{43}$/);
+
+      const res = await fetch(url, { method: "POST", body: form([{ field: "file", data: await png(), filename: "shot.png" }]) });
+      const uploaded = await expectApiResponse(res, "post", "/api/upload/presigned/{token}");
+      expect(res.status).toBe(201);
+      expect(uploaded.url).toBe(`https://cdn.stash.test/f/${owner.serverId}/other/${uploaded.filename}`);
+    } finally {
+      await split.close();
+    }
+  });
+});
+
 describe("Discord-compatible webhook", () => {
   const hook = (who = account, query = "") => `/api/webhooks/${who.serverId}/${who.webhookSecret}${query}`;
 
