@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { Server as HttpServer } from "node:http";
+import http, { type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -7,6 +7,7 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import helmet from "helmet";
+import proxyAddr from "proxy-addr";
 import type { ServerBuild } from "react-router";
 import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
@@ -14,6 +15,7 @@ import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
 import { sweepOrphanBlobs } from "./app/services/orphan-sweep.server.ts";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "./app/services/csrf.server.ts";
 import { DownloadCounter } from "./app/services/download-usage.server.ts";
+import { enableFileBodyCache } from "./app/services/file-lookup.server.ts";
 import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
@@ -22,8 +24,10 @@ import { startRetentionJobs } from "./app/services/retention-jobs.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
-/** Paths that carry files or file bytes: never compressed, never given the page CSP. */
-const FILE_PATHS = /^\/(f|api\/download|api\/media)(\/|$)/;
+/** Resource routes that carry file bytes: never compressed, never given the page CSP. */
+const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;
+/** The /f/ CDN path, answered by the file handler before the Express app is involved. */
+const CDN_PATH = /^\/f(\/|\?|$)/;
 
 export interface StartServerOptions {
   config: Config;
@@ -55,7 +59,7 @@ async function loadBuild(config: Config, app: express.Express): Promise<() => Pr
   return async () => build;
 }
 
-function requestHeaders(req: Request): Headers {
+function requestHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -63,7 +67,7 @@ function requestHeaders(req: Request): Headers {
   return headers;
 }
 
-export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
+export function createExpressApp(ctx: AppContext) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.TRUST_PROXY === "false" ? false : ctx.config.TRUST_PROXY);
@@ -91,21 +95,6 @@ export function createExpressApp(ctx: AppContext, downloads: DownloadCounter) {
       );
     });
     next();
-  });
-
-  // The file path goes first after logging: it sets its own CORS and safety headers, and skips
-  // the page middleware (nonce, helmet, compression) that costs time on every file request.
-  const filePath = createFilePathHandler({
-    ctx,
-    downloads,
-    canReadPrivate: (req, serverId) =>
-      canReadPrivateFile(ctx, { headers: requestHeaders(req), query: new URL(req.originalUrl, "http://x").searchParams, ip: req.ip ?? "unknown" }, serverId),
-  });
-  app.all("/f/:serverId/:category/:filename", filePath);
-  app.all("/f/{*rest}", (_req, res) => {
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Access-Control-Allow-Origin", "*");
-    res.status(404).json({ success: false, status: "error", error: "File not found", message: "File not found", code: "not_found" });
   });
 
   app.use((req, res, next) => {
@@ -199,7 +188,19 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
 
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
   const retention = startRetentionJobs(ctx);
-  const app = createExpressApp(ctx, downloads);
+  const app = createExpressApp(ctx);
+  const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
+  const clientIp = (req: IncomingMessage) => proxyAddr(req, trust);
+  const serveFile = createFilePathHandler({
+    ctx,
+    downloads,
+    bodies: enableFileBodyCache(ctx.db, {
+      maxFileBytes: config.FILE_MEMORY_CACHE_MAX_FILE_KB * 1024,
+      maxTotalBytes: config.FILE_MEMORY_CACHE_MB * 1024 * 1024,
+    }),
+    clientIp,
+    canReadPrivate: (req, query, serverId) => canReadPrivateFile(ctx, { headers: requestHeaders(req), query, ip: clientIp(req) }, serverId),
+  });
   const getBuild = await loadBuild(config, app);
   app.all(
     "/{*splat}",
@@ -216,8 +217,15 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   );
 
   const sockets = new Set<Socket>();
-  const server: HttpServer = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  // /f/ is dispatched before Express: the router, its per-request setup and the page middleware
+  // cost more than serving a small file (decision record 034).
+  const server: HttpServer = http.createServer((req, res) => (CDN_PATH.test(req.url ?? "") ? serveFile(req, res) : app(req, res)));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
   });
   server.on("connection", (socket) => {
     sockets.add(socket);

@@ -116,4 +116,12 @@ export function sampleRss(pid: number): { stop(): number } {
   };
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms; Linux /proc, 10 ms ticks. */
+export function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { spawn } from "node:child_process";
-import { measureThroughput, percentile, round, type Throughput } from "./lib.ts";
+import { measureThroughput, median, percentile, processCpuMs, round, type Throughput } from "./lib.ts";
 
 export interface ServingTargets {
   stashPort: number;
+  stashPid: number;
   staticPort: number;
+  staticPid: number;
   filesRoot: string;
   small: { url: string; key: string };
   large: { url: string; key: string };
@@ -80,11 +82,28 @@ export interface ServingResult {
   stash: Throughput;
   node: Throughput;
   nginx: Throughput;
+  /** Best round against best round. */
   vsNode: number;
   vsNginx: number;
+  /** Stash ÷ Node of each round (the two runs sit side by side in time), sorted. */
+  roundRatiosVsNode: number[];
+  /** Server CPU per request (µs), median of the rounds: steadier than req/s on a shared machine. */
+  stashCpuUs: number;
+  nodeCpuUs: number;
 }
 
-/** /f/ against bare Node and nginx on the same files, interleaved rounds, best round of each. */
+/** One wrk run, with the CPU the server process used during it. */
+async function measure(url: string, seconds: number, connections: number, pid?: number): Promise<Throughput & { cpuUsPerRequest?: number }> {
+  const before = pid ? processCpuMs(pid) : 0;
+  const result = await measureThroughput(url, seconds, connections);
+  if (!pid || !result.requestsPerSecond) return result;
+  return { ...result, cpuUsPerRequest: ((processCpuMs(pid) - before) * 1000) / (result.requestsPerSecond * seconds) };
+}
+
+/**
+ * /f/ against bare Node and nginx on the same files in interleaved rounds. Reports each target's
+ * best round (as before) and the spread of the per-round Stash ÷ Node ratios.
+ */
 export async function benchServing(targets: ServingTargets, nginxPort: number, seconds: number, connections: number, rounds: number): Promise<ServingResult[]> {
   const results: ServingResult[] = [];
   for (const [size, file] of [["10 KB", targets.small], ["1 MiB", targets.large]] as const) {
@@ -93,12 +112,21 @@ export async function benchServing(targets: ServingTargets, nginxPort: number, s
       node: `http://127.0.0.1:${targets.staticPort}/${file.key}`,
       nginx: `http://127.0.0.1:${nginxPort}/${file.key}`,
     };
+    const pids = { stash: targets.stashPid, node: targets.staticPid, nginx: undefined };
     const best: Record<keyof typeof urls, Throughput | null> = { stash: null, node: null, nginx: null };
-    for (let round = 0; round < rounds; round++) {
+    const ratios: number[] = [];
+    const cpu = { stash: [] as number[], node: [] as number[] };
+    // Warm-up: the first requests fill caches and JIT; they are not measured.
+    for (const name of ["stash", "node"] as const) await measureThroughput(urls[name], 1, connections);
+    for (let i = 0; i < rounds; i++) {
+      const measured = { stash: null, node: null, nginx: null } as Record<keyof typeof urls, (Throughput & { cpuUsPerRequest?: number }) | null>;
       for (const name of ["stash", "node", "nginx"] as const) {
-        const measured = await measureThroughput(urls[name], seconds, connections);
-        if (!best[name] || measured.requestsPerSecond > best[name]!.requestsPerSecond) best[name] = measured;
+        measured[name] = await measure(urls[name], seconds, connections, pids[name]);
+        if (!best[name] || measured[name].requestsPerSecond > best[name]!.requestsPerSecond) best[name] = measured[name];
       }
+      ratios.push(round(measured.stash!.requestsPerSecond / measured.node!.requestsPerSecond));
+      if (measured.stash!.cpuUsPerRequest !== undefined) cpu.stash.push(measured.stash!.cpuUsPerRequest);
+      if (measured.node!.cpuUsPerRequest !== undefined) cpu.node.push(measured.node!.cpuUsPerRequest);
     }
     const stash = best.stash!;
     results.push({
@@ -108,6 +136,9 @@ export async function benchServing(targets: ServingTargets, nginxPort: number, s
       nginx: best.nginx!,
       vsNode: round(stash.requestsPerSecond / best.node!.requestsPerSecond),
       vsNginx: round(stash.requestsPerSecond / best.nginx!.requestsPerSecond),
+      roundRatiosVsNode: ratios.sort((a, b) => a - b),
+      stashCpuUs: round(median(cpu.stash), 0),
+      nodeCpuUs: round(median(cpu.node), 0),
     });
   }
   return results;
@@ -115,6 +146,8 @@ export async function benchServing(targets: ServingTargets, nginxPort: number, s
 
 export interface TransformResult {
   coldMs: number[];
+  /** Server CPU per cold transform (ms, 10 ms ticks). */
+  coldCpuMs: number[];
   cachedP50Ms: number;
   cachedP99Ms: number;
   staticP50Ms: number;
@@ -129,10 +162,15 @@ async function timedGet(url: string): Promise<number> {
 }
 
 /** 1080p screenshot → 640 px WebP: first request (encode) per image, then the cached variant vs the original. */
-export async function benchTransforms(stashPort: number, shots: string[], smallUrl: string): Promise<TransformResult> {
+export async function benchTransforms(stashPort: number, stashPid: number, shots: string[], smallUrl: string): Promise<TransformResult> {
   const base = `http://127.0.0.1:${stashPort}`;
   const coldMs: number[] = [];
-  for (const shot of shots) coldMs.push(round(await timedGet(`${base}${shot}?w=640&format=webp`), 1));
+  const coldCpuMs: number[] = [];
+  for (const shot of shots) {
+    const before = processCpuMs(stashPid);
+    coldMs.push(round(await timedGet(`${base}${shot}?w=640&format=webp`), 1));
+    coldCpuMs.push(processCpuMs(stashPid) - before);
+  }
   const cached: number[] = [];
   const statics: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -141,6 +179,7 @@ export async function benchTransforms(stashPort: number, shots: string[], smallU
   }
   return {
     coldMs,
+    coldCpuMs,
     cachedP50Ms: round(percentile(cached, 50)),
     cachedP99Ms: round(percentile(cached, 99)),
     staticP50Ms: round(percentile(statics, 50)),

@@ -24,7 +24,7 @@ export async function benchWebp(count: number): Promise<{ result: WebpResult; pn
       const input = await gameScreenshot(1920, 1080, seed, format);
       if (format === "png") pngFiles.push(input);
       const started = performance.now();
-      const webp = await encodeImage(input, { format: "webp", quality: 88 }, LIMITS);
+      const webp = await encodeImage(input, { format: "webp", quality: 88, smartSubsample: true }, LIMITS);
       encodeTimes.push(performance.now() - started);
       totals[format].in += input.length;
       totals[format].out += webp.data.length;

@@ -1,38 +1,60 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
-import type { NextFunction, Request, Response } from "express";
 import type { S3BlobStore } from "../../storage/s3.ts";
 import type { AppContext } from "../services/app-context.server.ts";
 import { applyCors } from "../services/cors.server.ts";
 import type { DownloadCounter } from "../services/download-usage.server.ts";
-import { findFileByPath, type ServedFileRecord } from "../services/file-lookup.server.ts";
+import type { BodySource, FileBodyCache } from "../services/file-bodies.server.ts";
+import { filePathKey, findFileByPath, type ServedFileRecord } from "../services/file-lookup.server.ts";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "../services/file-serving.server.ts";
 import { MediaError, isRasterImage } from "../services/media/images.server.ts";
-import { getOrCreateVariant, parseTransform, type StoredVariant } from "../services/media/transforms.server.ts";
+import { getOrCreateVariant, parseTransform, type ServedVariant } from "../services/media/transforms.server.ts";
 import { imageLimits } from "../services/media/limits.server.ts";
+import { AccessLog } from "./access-log.server.ts";
 
 const SERVER_ID = /^[a-z0-9]{1,40}$/;
 const CATEGORY = /^[a-z0-9_-]{1,40}$/;
 const FILENAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 const REDIRECT_TTL_S = 600;
+const NO_QUERY = new URLSearchParams();
 
 export interface FilePathDeps {
   ctx: AppContext;
   downloads: DownloadCounter;
+  /** Small bodies kept in memory; absent when FILE_MEMORY_CACHE_* turn it off. */
+  bodies?: FileBodyCache;
+  /** The caller's address under the host's TRUST_PROXY rule (logs and failed-key limits). */
+  clientIp(req: IncomingMessage): string;
   /** True when the request carries a valid key of `serverId`; private files need one. */
-  canReadPrivate(req: Request, serverId: string): Promise<boolean>;
+  canReadPrivate(req: IncomingMessage, query: URLSearchParams, serverId: string): Promise<boolean>;
 }
 
-function sendJsonError(res: Response, status: number, code: string, message: string) {
-  res.status(status);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Content-Security-Policy", "sandbox");
-  res.end(JSON.stringify({ success: false, status: "error", error: message, message, code }));
+interface FileUrl {
+  serverId: string;
+  category: string;
+  filename: string;
+  query: string;
 }
 
-const notFound = (res: Response) => sendJsonError(res, 404, "not_found", "File not found");
+/** `/f/{server}/{category}/{filename}[/][?query]`, each segment percent-decoded; null for any other shape. */
+export function parseFileUrl(url: string): FileUrl | null {
+  const mark = url.indexOf("?");
+  const pathname = mark === -1 ? url : url.slice(0, mark);
+  const parts = pathname.split("/");
+  // ["", "f", server, category, filename] or, with a trailing slash, one more empty part.
+  if (parts.length !== 5 && !(parts.length === 6 && parts[5] === "")) return null;
+  try {
+    const [serverId, category, filename] = [parts[2], parts[3], parts[4]].map((part) => (part.includes("%") ? decodeURIComponent(part) : part));
+    return { serverId, category, filename, query: mark === -1 ? "" : url.slice(mark + 1) };
+  } catch {
+    return null;
+  }
+}
+
+function errorBody(code: string, message: string): string {
+  return JSON.stringify({ success: false, status: "error", error: message, message, code });
+}
 
 function servable(file: ServedFileRecord): ServableFile {
   return {
@@ -45,7 +67,7 @@ function servable(file: ServedFileRecord): ServableFile {
   };
 }
 
-function servableVariant(file: ServedFileRecord, variant: StoredVariant): ServableFile {
+function servableVariant(file: ServedFileRecord, variant: ServedVariant): ServableFile {
   const base = (file.original_filename || file.filename).replace(/\.[^.]*$/, "");
   return {
     size: variant.size_bytes,
@@ -58,103 +80,154 @@ function servableVariant(file: ServedFileRecord, variant: StoredVariant): Servab
 }
 
 /**
- * GET/HEAD /f/{server_id}/{category}/{filename}: the CDN path. Sits in front of React Router so
- * a file request costs one cached lookup and a stream, nothing else.
+ * Every request under /f/: the CDN path. server.ts hands these to this handler before the
+ * Express app sees them, so a file request pays for one cached lookup and either one
+ * `res.end(buffer)` (small files kept in memory) or one stream — no router, no page middleware.
+ * It keeps the host's per-request duties: X-Request-Id, metrics and the access log.
  */
 export function createFilePathHandler(deps: FilePathDeps) {
-  const { ctx } = deps;
-  const accelPrefix = ctx.blobs.kind === "disk" ? ctx.config.ACCEL_REDIRECT_PREFIX : undefined;
+  const { ctx, bodies } = deps;
+  const accelPrefix = ctx.blobs.kind === "disk" ? ctx.config.ACCEL_REDIRECT_PREFIX?.replace(/\/?$/, "/") : undefined;
   const s3Redirect = ctx.blobs.kind === "s3" && ctx.config.S3_SERVE === "redirect";
   const limits = imageLimits(ctx.config);
+  const accessLog = new AccessLog(ctx, deps.clientIp);
 
-  return async function filePath(req: Request, res: Response, next: NextFunction) {
-    try {
-      if (req.method === "OPTIONS") {
-        applyCors(req, res);
-        return;
-      }
-      if (req.method !== "GET" && req.method !== "HEAD") {
-        res.setHeader("Allow", "GET, HEAD, OPTIONS");
-        sendJsonError(res, 405, "method_not_allowed", "Method not allowed");
-        return;
-      }
-      const { serverId, category, filename } = req.params as Record<string, string>;
-      if (!SERVER_ID.test(serverId) || !CATEGORY.test(category) || !FILENAME.test(filename)) return notFound(res);
-      const file = await findFileByPath(ctx.db, serverId, category, filename);
-      if (!file) return notFound(res);
-      if (!file.is_public && !(await deps.canReadPrivate(req, file.server_id))) return notFound(res);
+  function sendJsonError(res: ServerResponse, requestId: string, status: number, code: string, message: string, extra?: Record<string, string>) {
+    const body = errorBody(code, message);
+    res.writeHead(status, {
+      "X-Request-Id": requestId,
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(body)),
+      "Cache-Control": "no-store",
+      "Access-Control-Allow-Origin": "*",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "sandbox",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      ...extra,
+    });
+    res.end(body);
+  }
 
-      const query = new URL(req.originalUrl, "http://x").searchParams;
-      const isVideo = file.mime_type.startsWith("video/");
-      // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.
-      const transform = parseTransform(query, req.get("accept"), isVideo ? "image/webp" : file.mime_type);
-      if (transform.kind === "invalid") return sendJsonError(res, 400, "invalid_transform", transform.message);
-      if (transform.kind === "transform" && !isRasterImage(file.mime_type) && !isVideo) {
-        return sendJsonError(res, 415, "not_an_image", "Transforms are only available for images");
-      }
+  /** The body from memory (read into it on first use), or null when it is streamed instead. */
+  async function keptBody(key: string, source: BodySource): Promise<Buffer | null> {
+    if (!bodies?.keeps(source.size_bytes)) return null;
+    return bodies.peek(key, source) ?? bodies.load(key, source, ctx.blobs);
+  }
 
-      let storageKey = file.storage_key;
-      let target = servable(file);
-      const options: ServingOptions = {};
-      if (transform.kind === "transform") {
-        let variant: StoredVariant;
-        try {
-          variant = await getOrCreateVariant({ db: ctx.db, blobs: ctx.blobs, limits }, file, transform.spec, isVideo ? "poster" : "image");
-        } catch (error) {
-          if (error instanceof MediaError) return sendJsonError(res, error.status, error.code, error.message);
-          throw error;
-        }
-        storageKey = variant.storage_key;
-        target = servableVariant(file, variant);
-        options.varyAccept = transform.varyAccept;
-      }
-
-      const plan = planFileResponse({ method: req.method, header: (name) => req.get(name) }, target, options);
-      res.status(plan.status);
-      for (const [name, value] of Object.entries(plan.headers)) res.setHeader(name, value);
-      if (plan.status === 304) return void res.end();
-      if (plan.status === 416) return void res.end(RANGE_NOT_SATISFIABLE_BODY);
-
-      if (accelPrefix) {
-        // nginx answers Range and sends the bytes from its internal location.
-        res.status(200);
-        res.removeHeader("Content-Range");
-        res.removeHeader("Content-Length");
-        res.setHeader("X-Accel-Redirect", accelPrefix.replace(/\/?$/, "/") + storageKey);
-        if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
-        return void res.end();
-      }
-      if (s3Redirect) {
-        const url = await (ctx.blobs as S3BlobStore).presignGet(storageKey, REDIRECT_TTL_S, plan.headers["Content-Disposition"]);
-        res.status(302);
-        res.removeHeader("Content-Length");
-        res.removeHeader("Content-Range");
-        res.setHeader("Location", url);
-        res.setHeader("Cache-Control", `private, max-age=${REDIRECT_TTL_S / 2}`);
-        if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
-        return void res.end();
-      }
-      if (!plan.sendBody) return void res.end();
-
-      const blob = await ctx.blobs.get(storageKey, plan.range ?? undefined);
-      if (!blob) {
-        res.removeHeader("Content-Length");
-        res.removeHeader("Content-Range");
-        ctx.logger.error({ fileId: file.id, storageKey }, "file row without its blob");
-        return notFound(res);
-      }
-      res.on("finish", () => deps.downloads.record(file.server_id, plan.length));
-      await pipeline(blob.stream, res).catch((error: NodeJS.ErrnoException) => {
-        // A client that goes away mid-download is normal traffic, not a server error.
-        if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
-      });
-    } catch (error) {
-      if (res.headersSent) {
-        res.destroy();
-        ctx.logger.error({ err: error }, "file stream failed");
-        return;
-      }
-      next(error);
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const method = req.method;
+    if (method === "OPTIONS") {
+      res.setHeader("X-Request-Id", requestId);
+      applyCors(req, res);
+      return;
     }
+    if (method !== "GET" && method !== "HEAD") {
+      return sendJsonError(res, requestId, 405, "method_not_allowed", "Method not allowed", { Allow: "GET, HEAD, OPTIONS" });
+    }
+    const url = parseFileUrl(req.url ?? "");
+    if (!url || !SERVER_ID.test(url.serverId) || !CATEGORY.test(url.category) || !FILENAME.test(url.filename)) {
+      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    }
+    const file = await findFileByPath(ctx.db, url.serverId, url.category, url.filename);
+    if (!file) return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    const query = url.query ? new URLSearchParams(url.query) : NO_QUERY;
+    if (!file.is_public && !(await deps.canReadPrivate(req, query, file.server_id))) {
+      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    }
+
+    const isVideo = file.mime_type.startsWith("video/");
+    // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.
+    const transform = parseTransform(query, req.headers.accept, isVideo ? "image/webp" : file.mime_type);
+    if (transform.kind === "invalid") return sendJsonError(res, requestId, 400, "invalid_transform", transform.message);
+    if (transform.kind === "transform" && !isRasterImage(file.mime_type) && !isVideo) {
+      return sendJsonError(res, requestId, 415, "not_an_image", "Transforms are only available for images");
+    }
+
+    let storageKey = file.storage_key;
+    let target = servable(file);
+    let bodyKey = filePathKey(file.server_id, file.category, file.filename);
+    let fresh: Buffer | undefined;
+    const options: ServingOptions = {};
+    if (transform.kind === "transform") {
+      let variant: ServedVariant;
+      try {
+        variant = await getOrCreateVariant({ db: ctx.db, blobs: ctx.blobs, limits }, file, transform.spec, isVideo ? "poster" : "image");
+      } catch (error) {
+        if (error instanceof MediaError) return sendJsonError(res, requestId, error.status, error.code, error.message);
+        throw error;
+      }
+      storageKey = variant.storage_key;
+      target = servableVariant(file, variant);
+      bodyKey = `${bodyKey}?${variant.variant}`;
+      fresh = variant.data;
+      options.varyAccept = transform.varyAccept;
+    }
+    const bodySource: BodySource = { storage_key: storageKey, sha256: target.sha256, size_bytes: target.size };
+    if (fresh) bodies?.keep(bodyKey, bodySource, fresh);
+
+    const plan = planFileResponse({ method, header: (name) => headerValue(req, name) }, target, options);
+    const headers = plan.headers;
+    headers["X-Request-Id"] = requestId;
+    if (plan.status === 304) return void res.writeHead(304, headers).end();
+    if (plan.status === 416) {
+      headers["Content-Length"] = String(RANGE_NOT_SATISFIABLE_BODY.length);
+      return void res.writeHead(416, headers).end(RANGE_NOT_SATISFIABLE_BODY);
+    }
+
+    if (accelPrefix) {
+      // nginx answers Range and sends the bytes from its internal location.
+      delete headers["Content-Range"];
+      delete headers["Content-Length"];
+      headers["X-Accel-Redirect"] = accelPrefix + storageKey;
+      if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
+      return void res.writeHead(200, headers).end();
+    }
+    if (s3Redirect) {
+      const location = await (ctx.blobs as S3BlobStore).presignGet(storageKey, REDIRECT_TTL_S, headers["Content-Disposition"]);
+      delete headers["Content-Length"];
+      delete headers["Content-Range"];
+      headers.Location = location;
+      headers["Cache-Control"] = `private, max-age=${REDIRECT_TTL_S / 2}`;
+      if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
+      return void res.writeHead(302, headers).end();
+    }
+    if (!plan.sendBody) return void res.writeHead(plan.status, headers).end();
+
+    const body = fresh ?? (await keptBody(bodyKey, bodySource));
+    if (body) {
+      res.writeHead(plan.status, headers);
+      res.end(plan.range ? body.subarray(plan.range.start, plan.range.end + 1) : body);
+      deps.downloads.record(file.server_id, plan.length);
+      return;
+    }
+
+    const blob = await ctx.blobs.get(storageKey, plan.range ?? undefined);
+    if (!blob) {
+      ctx.logger.error({ fileId: file.id, storageKey }, "file row without its blob");
+      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    }
+    res.writeHead(plan.status, headers);
+    res.once("finish", () => deps.downloads.record(file.server_id, plan.length));
+    await pipeline(blob.stream, res).catch((error: NodeJS.ErrnoException) => {
+      // A client that goes away mid-download is normal traffic, not a server error.
+      if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
+    });
+  }
+
+  return function handleFileRequest(req: IncomingMessage, res: ServerResponse): void {
+    const started = process.hrtime.bigint();
+    const given = req.headers["x-request-id"];
+    const requestId = (typeof given === "string" && given.slice(0, 100)) || randomUUID();
+    res.once("finish", () => accessLog.record(req, res.statusCode, started, requestId));
+    serve(req, res, requestId).catch((error: unknown) => {
+      ctx.logger.error({ err: error, requestId }, res.headersSent ? "file stream failed" : "file request failed");
+      if (res.headersSent) return void res.destroy();
+      sendJsonError(res, requestId, 500, "internal_error", "Something went wrong");
+    });
   };
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
 }

@@ -63,6 +63,8 @@ const envSchema = z
     MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(10_000).default(50),
     MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).default(50_000_000),
     ACCEL_REDIRECT_PREFIX: optionalString,
+    FILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
+    FILE_MEMORY_CACHE_MAX_FILE_KB: z.coerce.number().int().min(0).max(65_536).default(256),
     MAX_IMAGE_FRAMES: z.coerce.number().int().min(1).default(500),
     FFMPEG_PATH: z.string().trim().min(1).default("ffmpeg"),
     FFPROBE_PATH: z.string().trim().min(1).default("ffprobe"),

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/index.ts";
 import type { FileRecord } from "../../db/schema.ts";
+import { FileBodyCache, type FileBodyLimits } from "./file-bodies.server.ts";
 
 /** What serving needs of a file row; small enough to keep tens of thousands in memory. */
 export type ServedFileRecord = Pick<
@@ -49,23 +50,37 @@ const COLUMNS = [
 export const FILE_CACHE_TTL_MS = 5_000;
 const FILE_CACHE_MAX = 50_000;
 
-// One cache per database handle: tests run several servers (each with its own db) in one process.
-// Kept on globalThis because the React Router bundle and server.ts each load their own copy of
-// this module; a delete through an API route must empty the cache that /f/ reads.
-const GLOBAL_KEY = Symbol.for("stash.file-record-caches");
-const globals = globalThis as unknown as Record<symbol, WeakMap<Db, LRUCache<string, ServedFileRecord>> | undefined>;
-const caches = (globals[GLOBAL_KEY] ??= new WeakMap());
-
-function cacheFor(db: Db): LRUCache<string, ServedFileRecord> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new LRUCache({ max: FILE_CACHE_MAX, ttl: FILE_CACHE_TTL_MS, ttlAutopurge: false });
-    caches.set(db, cache);
-  }
-  return cache;
+interface FileCaches {
+  records: LRUCache<string, ServedFileRecord>;
+  /** Present once the host turned it on (server start); the script API alone never needs bodies. */
+  bodies?: FileBodyCache;
 }
 
-const pathKey = (serverId: string, category: string, filename: string) => `${serverId}/${category}/${filename}`;
+// One set of caches per database handle: tests run several servers (each with its own db) in one
+// process. Kept on globalThis because the React Router bundle and server.ts each load their own
+// copy of this module; a delete through an API route must empty the caches that /f/ reads.
+const GLOBAL_KEY = Symbol.for("stash.file-caches");
+const globals = globalThis as unknown as Record<symbol, WeakMap<Db, FileCaches> | undefined>;
+const caches = (globals[GLOBAL_KEY] ??= new WeakMap());
+
+function cachesFor(db: Db): FileCaches {
+  let entry = caches.get(db);
+  if (!entry) {
+    entry = { records: new LRUCache({ max: FILE_CACHE_MAX, ttl: FILE_CACHE_TTL_MS, ttlAutopurge: false }) };
+    caches.set(db, entry);
+  }
+  return entry;
+}
+
+/** Turns on the in-memory copy of small file bodies for this database's /f/ path. */
+export function enableFileBodyCache(db: Db, limits: FileBodyLimits): FileBodyCache {
+  const entry = cachesFor(db);
+  entry.bodies ??= new FileBodyCache(limits);
+  return entry.bodies;
+}
+
+/** The key both caches use for /f/{server}/{category}/{filename}. */
+export const filePathKey = (serverId: string, category: string, filename: string) => `${serverId}/${category}/${filename}`;
 
 function isLive(record: ServedFileRecord, now = Date.now()): boolean {
   return !record.expires_at || new Date(record.expires_at).getTime() > now;
@@ -78,9 +93,9 @@ export async function findFileByPath(
   category: string,
   filename: string,
 ): Promise<ServedFileRecord | undefined> {
-  const cache = cacheFor(db);
-  const key = pathKey(serverId, category, filename);
-  const cached = cache.get(key);
+  const { records, bodies } = cachesFor(db);
+  const key = filePathKey(serverId, category, filename);
+  const cached = records.get(key);
   if (cached) return isLive(cached) ? cached : undefined;
   const row = await db
     .selectFrom("files")
@@ -89,8 +104,12 @@ export async function findFileByPath(
     .where("category", "=", category)
     .where("filename", "=", filename)
     .executeTakeFirst();
-  if (!row) return undefined;
-  cache.set(key, row);
+  if (!row) {
+    // Deleted through another instance: its body need not wait for eviction.
+    bodies?.delete(key);
+    return undefined;
+  }
+  records.set(key, row);
   return isLive(row) ? row : undefined;
 }
 
@@ -100,7 +119,10 @@ export async function findFileById(db: Db, id: string): Promise<ServedFileRecord
   return row && isLive(row) ? row : undefined;
 }
 
-/** Call after deleting or changing a file so this instance stops serving it at once. */
+/** Call after deleting or changing a file so this instance stops serving it (record and body) at once. */
 export function invalidateCachedFile(db: Db, file: Pick<FileRecord, "server_id" | "category" | "filename">): void {
-  cacheFor(db).delete(pathKey(file.server_id, file.category, file.filename));
+  const { records, bodies } = cachesFor(db);
+  const key = filePathKey(file.server_id, file.category, file.filename);
+  records.delete(key);
+  bodies?.delete(key);
 }

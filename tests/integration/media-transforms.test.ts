@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileRecord } from "../../db/schema.ts";
 import { filePath, seedFile, seedOwner, type SeedOwner } from "../helpers/files.ts";
-import { gameScreenshot, photoWithGps } from "../helpers/images.ts";
+import { gameScreenshot, photoWithGps, ssim } from "../helpers/images.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -35,6 +35,18 @@ describe("image transforms on /f/", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     const { meta } = await image(res);
     expect([meta.format, meta.width, meta.height]).toEqual(["png", 640, 360]);
+  });
+
+  it("makes a 640 px WebP of a 1080p screenshot that stays close to a lossless resize", async () => {
+    const res = await server.request(`${filePath(screenshot)}?w=640&format=webp`);
+    expect(res.status).toBe(200);
+    const { body, meta } = await image(res);
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 640, 360]);
+    const original = await (await server.request(filePath(screenshot))).arrayBuffer();
+    const lossless = await sharp(Buffer.from(original)).resize({ width: 640 }).png().toBuffer();
+    expect(await ssim(lossless, body)).toBeGreaterThan(0.9);
+    const again = await server.request(`${filePath(screenshot)}?w=640&format=webp`);
+    expect(Buffer.from(await again.arrayBuffer()).equals(body)).toBe(true);
   });
 
   it.each([

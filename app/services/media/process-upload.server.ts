@@ -86,7 +86,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     const info = await inspectImage(source, limits);
     let replacement: EncodedImage | null = null;
     if (settings.convertToWebp && CONVERTIBLE.has(upload.mimeType) && info.frames === 1) {
-      const webp = await encodeImage(source, { format: "webp", quality: WEBP_QUALITY }, limits);
+      const webp = await encodeImage(source, { format: "webp", quality: WEBP_QUALITY, smartSubsample: true }, limits);
       if (webp.data.length < upload.size) replacement = webp;
     }
     if (!replacement && settings.stripMetadata && info.hasMetadata && info.frames === 1) {
@@ -157,7 +157,7 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload): Promise
       if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return result;
       const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
       if (!frame) return result;
-      const poster = await encodeImage(frame, { format: "webp", quality: 82 }, limits);
+      const poster = await encodeImage(frame, { format: "webp", quality: 82, smartSubsample: true }, limits);
       const posterVariant = await storeDerivative(deps.blobs, upload.storageKey, POSTER_VARIANT, poster);
       written.push(posterVariant.storage_key);
       const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);

@@ -103,6 +103,9 @@ export function variantStorageKey(fileStorageKey: string, variant: string): stri
 
 export type StoredVariant = Pick<Selectable<FileVariantsTable>, "variant" | "storage_key" | "mime_type" | "size_bytes" | "width" | "height" | "created_at">;
 
+/** A variant as getOrCreateVariant gives it: with its bytes when this call just made it. */
+export type ServedVariant = StoredVariant & { data?: Buffer };
+
 export interface VariantSourceFile {
   id: string;
   storage_key: string;
@@ -111,7 +114,7 @@ export interface VariantSourceFile {
 
 const VARIANT_CACHE_TTL_MS = 60_000;
 const variantCaches = new WeakMap<Db, LRUCache<string, StoredVariant>>();
-const inFlight = new Map<string, Promise<StoredVariant>>();
+const inFlight = new Map<string, Promise<ServedVariant>>();
 
 function variantCache(db: Db) {
   let cache = variantCaches.get(db);
@@ -147,13 +150,14 @@ export interface VariantDeps {
  * The variant, made on first request. Concurrent first requests in this process share one
  * encode (single flight); across instances the (file_id, variant) key lets exactly one row win,
  * and both write identical bytes to the same deterministic blob key, so either outcome is right.
+ * A variant made by this call comes with its bytes, so the first answer need not read them back.
  */
 export async function getOrCreateVariant(
   deps: VariantDeps,
   file: VariantSourceFile,
   spec: TransformSpec,
   source: "image" | "poster" = "image",
-): Promise<StoredVariant> {
+): Promise<ServedVariant> {
   const name = variantName(spec, source);
   const existing = await findVariant(deps.db, file.id, name);
   if (existing) return existing;
@@ -172,7 +176,7 @@ async function createVariant(
   spec: TransformSpec,
   name: string,
   source: "image" | "poster",
-): Promise<StoredVariant> {
+): Promise<ServedVariant> {
   let input: ImageSource;
   if (source === "poster") {
     const poster = await findVariant(deps.db, file.id, POSTER_VARIANT);
@@ -182,7 +186,7 @@ async function createVariant(
     input = await readSource(deps.blobs, file.storage_key);
   }
   const encoded = await encodeImage(input, spec, deps.limits);
-  return storeVariant(deps, file, name, encoded);
+  return { ...(await storeVariant(deps, file, name, encoded)), data: encoded.data };
 }
 
 export const POSTER_VARIANT = "poster.webp";
