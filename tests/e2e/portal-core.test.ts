@@ -111,8 +111,8 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => toast(page, "Server created").isVisible()).toBe(true);
     expect(await toast(page, "Server created").textContent()).toContain('Server "Nova City RP" has been created successfully.');
     await expect.poll(() => page.getByTestId("server-card").count()).toBe(1);
-    // The form collapsed and reset.
-    expect(await page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
+    // The form collapses once the fetcher settles, a render after the new card shows.
+    await expect.poll(() => page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
     const row = await server.ctx.db.selectFrom("servers").selectAll().where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
     expect(row.allowed_file_types).toEqual(["jpg", "jpeg", "png", "gif", "mp4", "pdf", "webp"]);
     serverId = row.id;
@@ -140,7 +140,7 @@ describe("portal core, as a new user", () => {
     expect(await page.locator("pre").first().textContent()).toContain(`${server.url}/api/upload`);
     await page.screenshot({ path: screenshotPath("portal-api-keys-banner"), fullPage: true });
     await page.getByRole("button", { name: "Got it" }).click();
-    expect(await banner.count()).toBe(0);
+    await expect.poll(() => banner.count()).toBe(0);
     await page.reload();
     expect(await page.content()).not.toContain(secret);
   });
@@ -218,7 +218,7 @@ describe("portal core, as a new user", () => {
     await page.getByRole("button", { name: "Rotate" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Rotate" }).click();
     await expect.poll(() => hook.inputValue()).not.toBe(before);
-    expect(await page.getByRole("alertdialog").count()).toBe(0);
+    await expect.poll(() => page.getByRole("alertdialog").count()).toBe(0);
     await page.screenshot({ path: screenshotPath("portal-server-detail"), fullPage: true });
   });
 
