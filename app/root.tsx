@@ -13,6 +13,8 @@ import type { Route } from "./+types/root";
 import { ThemeProvider } from "./components/theme/theme-provider";
 import { Toaster } from "./components/toaster";
 import { TooltipProvider } from "./components/ui/tooltip";
+import { publicPageScript } from "./lib/public-page-script";
+import { useIsStaticPage } from "./lib/static-page";
 import { themeBootScript } from "./lib/theme";
 import { readToast } from "./services/toast.server";
 import "./app.css";
@@ -40,6 +42,7 @@ export function useRootData() {
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const nonce = root?.cspNonce;
+  const staticPage = useIsStaticPage();
   return (
     // Dark unless the boot script says otherwise: visitors without JavaScript get the brand's dark look.
     <html lang="en" className="dark" suppressHydrationWarning>
@@ -54,8 +57,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {staticPage ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: publicPageScript(root?.toast ?? null) }} />
+        ) : (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
@@ -63,11 +72,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const { toast } = useLoaderData<typeof loader>();
+  const staticPage = useIsStaticPage();
   return (
     <ThemeProvider>
       <TooltipProvider>
         <Outlet />
-        <Toaster flash={toast} />
+        {staticPage ? null : <Toaster flash={toast} />}
       </TooltipProvider>
     </ThemeProvider>
   );

@@ -8,6 +8,8 @@ export function isTheme(value: unknown): value is Theme {
 
 /**
  * Runs inline in <head> before first paint, so a stored dark theme never flashes light.
- * Kept as a string because it must run before any bundle loads.
+ * Kept as a string because it must run before any bundle loads. It also marks the page `js`, so
+ * CSS can show script-only controls (copy buttons, tabs) from the first paint and hide them when
+ * scripts are off.
  */
-export const themeBootScript = `(function(){try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t!=="light"&&t!=="dark")t="system";var d=t==="dark"||(t==="system"&&window.matchMedia("(prefers-color-scheme: dark)").matches);var e=document.documentElement;e.classList.toggle("dark",d);e.dataset.theme=t;}catch(_){}})();`;
+export const themeBootScript = `(function(){try{var t=localStorage.getItem(${JSON.stringify(THEME_STORAGE_KEY)});if(t!=="light"&&t!=="dark")t="system";var d=t==="dark"||(t==="system"&&window.matchMedia("(prefers-color-scheme: dark)").matches);var e=document.documentElement;e.classList.add("js");e.classList.toggle("dark",d);e.dataset.theme=t;}catch(_){}})();`;

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAN_LIST } from "../../app/lib/plans.ts";
+import { createToastHeaders } from "../../app/services/toast.server.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -110,7 +111,27 @@ describe("public pages", () => {
     await page.getByRole("tab", { name: "Security" }).click();
     await expect.poll(() => page.getByRole("tabpanel").filter({ hasText: "Security cameras and bodycams" }).isVisible()).toBe(true);
     expect(await page.getByText("auto-deletes after 30 days").isVisible()).toBe(true);
+    expect(await page.getByRole("tabpanel").filter({ hasText: "Phone photos, videos and voice notes" }).isVisible()).toBe(false);
+
+    // Arrow keys move between tabs (wrapping), like any tab strip.
+    await page.getByRole("tab", { name: "Security" }).press("ArrowRight");
+    await expect.poll(() => page.getByRole("tab", { name: "Phone" }).getAttribute("aria-selected")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Phone");
+    expect(await page.getByRole("tabpanel").filter({ hasText: "Phone photos, videos and voice notes" }).isVisible()).toBe(true);
+    expect(await page.getByRole("tabpanel").filter({ hasText: "Security cameras and bodycams" }).isVisible()).toBe(false);
     await page.close();
+  });
+
+  it("fivem-cdn without JavaScript shows every use case and no dead tabs or copy buttons", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/fivem-cdn`);
+    expect(await page.getByRole("tablist").isVisible()).toBe(false);
+    for (const title of ["Phone photos, videos and voice notes", "Vehicle, clothing and map packs", "MDT mugshots and evidence lockers", "Security cameras and bodycams"]) {
+      expect(await page.getByRole("heading", { name: title }).isVisible()).toBe(true);
+    }
+    expect(await page.getByRole("button", { name: /^Copy/ }).first().isVisible()).toBe(false);
+    await context.close();
   });
 
   it("docs navigation scrolls each section into view, and a copy button copies with a toast", async () => {
@@ -130,14 +151,92 @@ describe("public pages", () => {
     await expect.poll(() => page.evaluate(() => Math.round(document.getElementById("upload-api")!.getBoundingClientRect().top))).toBeLessThan(120);
 
     const block = page.locator("#upload-api figure").first();
-    await block.getByRole("button", { name: /^Copy/ }).click();
-    const toast = page.locator("[data-sonner-toast]");
+    const copyButton = block.getByRole("button", { name: /^Copy/ });
+    await copyButton.click();
+    await expect.poll(() => copyButton.innerText()).toBe("Copied");
+    const toast = page.locator("[data-toast]");
     await expect.poll(() => toast.textContent()).toContain("Copied!");
     expect(await toast.textContent()).toContain("Code snippet copied to clipboard");
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await block.locator("pre").textContent());
     expect(copied).toContain("https://stash.example.gg/api/upload");
     await page.screenshot({ path: screenshotPath("public-docs-copied") });
+    await context.close();
+  });
+
+  it("public pages ship a few kilobytes of inline script instead of the app bundle", async () => {
+    for (const path of ["/", "/fivem-cdn", "/pricing", "/docs", "/no-such-page"]) {
+      const page = await browser.newPage();
+      const scriptRequests: string[] = [];
+      page.on("request", (request) => {
+        if (request.resourceType() === "script") scriptRequests.push(request.url());
+      });
+      await page.goto(`${server.url}${path}`, { waitUntil: "networkidle" });
+      expect(scriptRequests).toEqual([]);
+      const inlineScriptBytes = await page.evaluate(() =>
+        Array.from(document.scripts)
+          .filter((script) => script.type !== "application/ld+json")
+          .reduce((total, script) => total + new TextEncoder().encode(script.text).length, 0),
+      );
+      expect(inlineScriptBytes).toBeGreaterThan(0);
+      expect(inlineScriptBytes).toBeLessThan(10_000);
+      expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+      await page.close();
+    }
+
+    // The portal still gets its bundle: the difference is per page, not a broken build.
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
+    await page.goto(`${server.url}/auth`, { waitUntil: "networkidle" });
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(true);
+
+    // A client-side link from a hydrated page loads the public page as a document, so its script runs.
+    await page.locator('a[href="/"]').first().click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
+    await page.close();
+  });
+
+  it("a toast carried by a redirect shows on a public page, and the mobile menu closes with Escape", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const headers = await createToastHeaders({ type: "success", title: "Signed out successfully", description: "You have been signed out of your account." });
+    const [pair] = headers.get("Set-Cookie")!.split(";");
+    const [name, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+    await context.addCookies([{ name, value, url: server.url }]);
+    const page = await context.newPage();
+    await page.goto(server.url);
+    const toast = page.locator("[data-toast]");
+    await expect.poll(() => toast.textContent()).toContain("Signed out successfully");
+    expect(await toast.textContent()).toContain("You have been signed out of your account.");
+    await toast.getByRole("button", { name: "Close toast" }).click();
+    expect(await toast.count()).toBe(0);
+
+    // Toasts pause under the pointer and a sideways swipe dismisses them (spec §9).
+    await context.addCookies([{ name, value, url: server.url }]);
+    await page.reload();
+    await expect.poll(() => toast.count()).toBe(1);
+    const box = (await toast.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForTimeout(5_500);
+    expect(await toast.count()).toBe(1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    expect(await toast.count()).toBe(0);
+
+    await page.getByLabel("Open menu").click();
+    const menu = page.getByRole("navigation", { name: "Mobile" });
+    expect(await menu.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await menu.isVisible()).toBe(false);
+    await page.getByLabel("Open menu").click();
+    await page.getByRole("heading", { level: 1 }).click();
+    expect(await menu.isVisible()).toBe(false);
     await context.close();
   });
 
@@ -149,9 +248,12 @@ describe("public pages", () => {
       Object.defineProperty(navigator, "clipboard", { value: { writeText: () => Promise.reject(new Error("denied")) } });
     });
     await page.locator("#quick-start figure").first().getByRole("button", { name: /^Copy/ }).click();
-    const toast = page.locator("[data-sonner-toast]");
+    const toast = page.locator("[data-toast]");
     await expect.poll(() => toast.textContent()).toContain("Failed to copy");
     expect(await toast.textContent()).toContain("Please copy the code manually");
+    // The code is left selected, ready to copy by hand.
+    const code = await page.locator("#quick-start figure pre").first().textContent();
+    expect(await page.evaluate(() => window.getSelection()?.toString())).toBe(code);
     await context.close();
   });
 });

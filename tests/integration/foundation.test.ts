@@ -91,12 +91,16 @@ describe("host", () => {
   });
 
   it("serves built assets with immutable caching", async () => {
-    const html = await (await server.request("/")).text();
-    const asset = /\/assets\/[^"]+\.js/.exec(html)?.[0];
-    expect(asset).toBeTruthy();
-    const res = await server.request(asset!);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Public pages carry only the stylesheet; the sign-in page also loads the client bundle.
+    const homeHtml = await (await server.request("/")).text();
+    const authHtml = await (await server.request("/auth")).text();
+    const assets = [/\/assets\/[^"]+\.css/.exec(homeHtml)?.[0], /\/assets\/[^"]+\.js/.exec(authHtml)?.[0]];
+    for (const asset of assets) {
+      expect(asset).toBeTruthy();
+      const res = await server.request(asset!);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    }
   });
 
   it("shows the 404 page for unknown paths", async () => {

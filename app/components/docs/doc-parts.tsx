@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { API_EXAMPLES, toCurl, type ApiExampleName, type Bases } from "~/lib/content/api-examples";
 import type { Snippet } from "~/lib/content/script-snippets";
 import { CodeBlock } from "./code-block";
@@ -34,10 +34,23 @@ export function C({ children }: { children: ReactNode }) {
   return <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-[0.85em] [overflow-wrap:anywhere]">{children}</code>;
 }
 
-export function Table({ head, rows }: { head: string[]; rows: ReactNode[][] }) {
+/**
+ * Narrow screens scroll the table sideways, so the scroller takes keyboard focus (arrow keys scroll it)
+ * and is named by the table's caption.
+ */
+export function Table({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
+  const captionId = useId();
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <div
+      role="region"
+      aria-labelledby={captionId}
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
       <table className="w-full min-w-[520px] text-left text-sm">
+        <caption id={captionId} className="sr-only">
+          {caption}
+        </caption>
         <thead className="bg-muted/50">
           <tr>
             {head.map((h) => (

@@ -13,6 +13,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           is at <a href={`${bases.appUrl}/api/openapi.json`} className="text-primary underline underline-offset-4">/api/openapi.json</a>.
         </p>
         <Table
+          caption="Script API endpoints"
           head={["Method", "Path", "Key", "Purpose"]}
           rows={[
             ["POST", <C key="p">/api/upload</C>, "yes", "Upload one or more files (multipart, JSON base64 or data URI)"],
@@ -27,7 +28,8 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           ]}
         />
         <p>
-          Files are limited to {maxUploadMb}MB each (and to your server&apos;s own maximum, if lower). The type is read from the file&apos;s bytes, not
+          Files are limited to {maxUploadMb}MB each (and to your server&apos;s own maximum, if lower); one request carries up to 20 files, and if any
+          of them is refused none is stored. The type is read from the file&apos;s bytes, not
           its name. Rate limits apply per server; when you hit one the answer is 429 with a <C>Retry-After</C> header in seconds.
         </p>
         <Curl name="health" bases={bases} />
@@ -39,6 +41,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           several files; <C>files</C> in the answer lists them all.
         </p>
         <Table
+          caption="Upload fields"
           head={["Field", "Required", "Description"]}
           rows={[
             [<C key="f">file</C>, "yes", "The file. Any field name works: file, files[], image, video, recording…"],
@@ -107,6 +110,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           <C>page</C> and <C>limit</C> (default limit 20); the maximum limit is 100.
         </p>
         <Table
+          caption="Search parameters"
           head={["Parameter", "Description"]}
           rows={[
             [<C key="q">category</C>, "Exact category"],
@@ -146,6 +150,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           with a 400 that says which parameter is wrong. <C>?w=320&amp;format=webp</C> is prepared at upload, so it is as fast as the original.
         </p>
         <Table
+          caption="Image transform parameters"
           head={["Parameter", "Values"]}
           rows={[
             [<C key="t">w</C>, "Width in pixels, 1–4096"],
@@ -160,7 +165,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
 
       <DocSection id="response-headers" title="Response headers">
         <p>What file responses (<C>/f/…</C> and <C>/api/download</C>) carry:</p>
-        <Table head={["Header", "Meaning"]} rows={FILE_RESPONSE_HEADERS.map(([name, meaning]) => [<C key="h">{name}</C>, meaning])} />
+        <Table caption="File response headers" head={["Header", "Meaning"]} rows={FILE_RESPONSE_HEADERS.map(([name, meaning]) => [<C key="h">{name}</C>, meaning])} />
       </DocSection>
 
       <DocSection id="discord-webhooks" title="Discord webhook migration">

@@ -69,6 +69,7 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
 
       <DocSection id="troubleshooting" title="Troubleshooting">
         <Table
+          caption="Common problems, their causes and fixes"
           head={["Symptom", "Cause and fix"]}
           rows={[
             ["401 Invalid API key", "The key is mistyped, revoked or expired, or was sent in a header the script does not set. Check it under API Keys and send it as x-api-key."],
@@ -89,6 +90,7 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
           Scripts that test <C>error</C> for truth, or <C>success</C> for false, both work.
         </p>
         <Table
+          caption="HTTP status codes"
           head={["Status", "Meaning"]}
           rows={[
             ["200", "Download, search or webhook success"],

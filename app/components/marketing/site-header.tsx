@@ -11,7 +11,7 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive ? "text-primary" : "text-muted-foreground",
   );
 
-/** Top navigation. The small-screen menu is a <details>, so it opens without JavaScript. */
+/** Top navigation. The small-screen menu is a <details>, so it opens without JavaScript; Escape or a click outside closes it. */
 export function SiteHeader({ appName }: { appName: string }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border/60 bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
@@ -25,7 +25,7 @@ export function SiteHeader({ appName }: { appName: string }) {
         </Link>
         <nav aria-label="Main" className="ml-6 hidden items-center gap-1 md:flex">
           {NAV_LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} className={navLinkClass} prefetch="intent">
+            <NavLink key={link.to} to={link.to} className={navLinkClass}>
               {link.label}
             </NavLink>
           ))}
@@ -38,7 +38,7 @@ export function SiteHeader({ appName }: { appName: string }) {
             Get Started
           </Link>
         </div>
-        <details className="group relative ml-auto md:hidden">
+        <details data-dismissable="" className="group relative ml-auto md:hidden">
           <summary
             className="flex size-10 cursor-pointer list-none items-center justify-center rounded-md border focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden"
             aria-label="Open menu"

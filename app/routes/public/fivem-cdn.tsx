@@ -1,14 +1,12 @@
 import { Check, X } from "lucide-react";
 import { Link } from "react-router";
-import { CodeBlock } from "~/components/docs/code-block";
 import { CtaBand } from "~/components/marketing/cta-band";
 import { FeatureIcon } from "~/components/marketing/feature-icon";
 import { PlanCards } from "~/components/marketing/plan-cards";
+import { UseCaseTabs } from "~/components/marketing/use-case-tabs";
 import { Section, SectionHeading } from "~/components/marketing/section";
 import { buttonVariants } from "~/components/ui/button";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { brand, FIVEM_CDN } from "~/lib/content/marketing";
-import { USE_CASES } from "~/lib/content/use-cases";
 import { seoMeta } from "~/lib/seo";
 import { cn } from "~/lib/utils";
 import { getOptionalUser } from "~/services/guards.server";
@@ -115,26 +113,7 @@ export default function FivemCdn({ loaderData }: Route.ComponentProps) {
 
       <Section labelledBy="use-cases-title" className="pt-0 md:pt-0">
         <SectionHeading id="use-cases-title" title={FIVEM_CDN.useCasesTitle} lead={FIVEM_CDN.useCasesLead} />
-        <Tabs defaultValue={USE_CASES[0].id} className="mx-auto max-w-4xl">
-          <TabsList className="grid h-auto w-full grid-cols-2 gap-1 sm:grid-cols-4">
-            {USE_CASES.map((useCase) => (
-              <TabsTrigger key={useCase.id} value={useCase.id} className="py-2">
-                {useCase.label}
-              </TabsTrigger>
-            ))}
-          </TabsList>
-          {USE_CASES.map((useCase) => {
-            const snippet = useCase.snippet({ appUrl, cdnUrl });
-            return (
-              // Inactive panels stay in the HTML (hidden), so crawlers and no-JS readers get every example.
-              <TabsContent key={useCase.id} value={useCase.id} forceMount className="mt-6 data-[state=inactive]:hidden">
-                <h3 className="text-xl font-semibold">{useCase.title}</h3>
-                <p className="mt-2 text-muted-foreground">{useCase.body}</p>
-                <CodeBlock code={snippet.code} language={snippet.language} label={snippet.filename} />
-              </TabsContent>
-            );
-          })}
-        </Tabs>
+        <UseCaseTabs bases={{ appUrl, cdnUrl }} />
       </Section>
 
       <Section labelledBy="cdn-pricing-title" className="pt-0 md:pt-0">

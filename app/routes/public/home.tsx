@@ -117,9 +117,15 @@ function HeroTerminal({ appUrl }: { appUrl: string }) {
         <span className="size-3 rounded-full bg-[#febc2e]" />
         <span className="size-3 rounded-full bg-[#28c840]" />
       </div>
-      <pre className="overflow-x-auto p-4 font-mono text-[13px] leading-relaxed text-zinc-200">
+      {/* Long lines scroll sideways, so the scroller takes keyboard focus and needs a name. */}
+      <pre
+        tabIndex={0}
+        role="region"
+        aria-label="Example: upload an evidence photo from server.lua"
+        className="overflow-x-auto p-4 font-mono text-[13px] leading-relaxed text-zinc-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
+      >
         <code>
-          <span className="text-zinc-500">-- server.lua: an evidence photo, straight from the MDT</span>
+          <span className="text-zinc-400">-- server.lua: an evidence photo, straight from the MDT</span>
           {"\n"}PerformHttpRequest(<span className="text-amber-300">&quot;{appUrl}/api/upload&quot;</span>,
           {"\n"}  <span className="text-sky-300">function</span>(status, body)
           {"\n"}    <span className="text-sky-300">local</span> file = json.decode(body)

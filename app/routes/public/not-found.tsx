@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { pageTitle } from "~/lib/site";
+import { loadStaticPageAsDocument, STATIC_PAGE_HANDLE } from "~/lib/static-page";
 import type { Route } from "./+types/not-found";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -7,6 +8,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   context.logger.warn({ path, requestId: context.requestId }, "404 page not found");
   return data({ path, appName: context.config.APP_NAME }, { status: 404 });
 }
+
+export const handle = STATIC_PAGE_HANDLE;
+export const clientLoader = loadStaticPageAsDocument;
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle("Page Not Found", loaderData?.appName) }, { name: "robots", content: "noindex" }];
