@@ -137,7 +137,7 @@ export const FIVEM_CDN = {
     { icon: "webhook", title: "Webhook compatible", body: "A Discord-shaped response, so scripts that read attachments[0].url keep working." },
   ] satisfies Feature[],
   useCasesTitle: "One API, every kind of upload",
-  useCasesLead: "Pick a use case to see the code.",
+  useCasesLead: "Example code for phone, resource, police and security scripts.",
   pricingTitle: "Simple pricing, from £4.99 per month",
   pricingLead: "Start free with 5GB. Upgrade when your city grows.",
   ctaTitle: "Move your city off Discord webhooks today",
