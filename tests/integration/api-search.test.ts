@@ -122,9 +122,10 @@ describe("totals on busy servers", () => {
     const busy = await seedAccount(server.ctx);
     // 10,050 rows in one statement: a busy server's files, without 10,050 uploads.
     await sql`
-      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, created_at)
       SELECT ${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/bulk/' || n || '.png', n || '.png', n || '.png',
-             CASE WHEN n % 2 = 0 THEN 'even' ELSE 'odd' END, 'image/png', 1, repeat('0', 64), true
+             CASE WHEN n % 2 = 0 THEN 'even' ELSE 'odd' END, 'image/png', 1, repeat('0', 64), true,
+             timestamptz '2026-06-01T00:00:00Z' - n * interval '1 second'
       FROM generate_series(1, 10050) AS n`.execute(server.ctx.db);
     const get = async (query: string) => {
       const res = await server.request(`/api/search${query}`, { headers: { "x-api-key": busy.key } });
@@ -137,5 +138,18 @@ describe("totals on busy servers", () => {
     const deep = await get("?limit=100&offset=9990");
     expect(deep).toMatchObject({ total: 10_050, total_capped: false, has_more: false });
     expect(deep.files).toHaveLength(60);
+
+    // A rare substring: every match counted, sorted and paged, newest (lowest n) first.
+    const names = (body: { files: { filename: string }[] }) => body.files.map((f) => f.filename);
+    const rare = Array.from({ length: 10_050 }, (_, i) => i + 1).filter((n) => String(n).includes("99"));
+    const rarePage = await get("?filename=99&limit=7&offset=3");
+    expect(rarePage).toMatchObject({ total: rare.length, total_capped: false, has_more: true });
+    expect(names(rarePage)).toEqual(rare.slice(3, 10).map((n) => `${n}.png`));
+    expect(names(await get("?filename=99&sort=asc&limit=2"))).toEqual(rare.slice(-2).reverse().map((n) => `${n}.png`));
+    expect(await get("?filename=99&offset=5000")).toMatchObject({ files: [], total: rare.length, has_more: false });
+    // A substring in every filename: past the cap, still the newest page.
+    const common = await get("?filename=.png&limit=3");
+    expect(common).toMatchObject({ total: 10_000, total_capped: true, has_more: true });
+    expect(names(common)).toEqual(["1.png", "2.png", "3.png"]);
   });
 });
