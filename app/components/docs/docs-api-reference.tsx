@@ -107,14 +107,15 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
       <DocSection id="search-api" title="Search API">
         <p>
           <C>GET /api/search</C> lists your server&apos;s files, newest first. Page with <C>limit</C> and <C>offset</C> (default limit 50) or with{" "}
-          <C>page</C> and <C>limit</C> (default limit 20); the maximum limit is 100.
+          <C>page</C> and <C>limit</C> (default limit 20); the maximum limit is 100. <C>total</C> counts matches up to 10,000; past that{" "}
+          <C>total_capped</C> is <C>true</C> and <C>has_more</C> still tells you whether another page exists.
         </p>
         <Table
           caption="Search parameters"
           head={["Parameter", "Description"]}
           rows={[
             [<C key="q">category</C>, "Exact category"],
-            [<C key="q">player_name</C>, "Exact player name"],
+            [<C key="q">player_name</C>, "Substring of the player name, case-insensitive"],
             [<C key="q">player_identifier</C>, "Exact identifier"],
             [<C key="q">filename</C>, "Substring of the file name, case-insensitive"],
             [<C key="q">from_date · to_date</C>, "ISO dates bounding the upload time"],

@@ -317,7 +317,7 @@ export function sampleSearchResponse(cdnUrl: string) {
   const file = Object.fromEntries(
     (["id", "file_id", "filename", "original_filename", "file_size", "mime_type", "url", "public_url", "path", "category", "is_public", "player_name", "player_identifier", "metadata", "uploaded_at"] as const).map((k) => [k, upload[k]]),
   );
-  return { success: true, files: [file], total: 1, limit: 10, offset: 0, page: 1, has_more: false };
+  return { success: true, files: [file], total: 1, total_capped: false, limit: 10, offset: 0, page: 1, has_more: false };
 }
 
 /** A placeholder for a full URL is used as is; anything else is a path on the chosen host. */
