@@ -1,5 +1,6 @@
-import { sql } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Db } from "../../db/index.ts";
+import type { Database } from "../../db/schema.ts";
 import { ALL_CATEGORIES } from "../lib/media-categories.ts";
 
 export const GALLERY_PAGE_SIZE = 24;
@@ -78,60 +79,107 @@ function pageSize(limit: number | undefined): number {
   return Math.min(Math.max(1, Math.floor(limit ?? GALLERY_PAGE_SIZE)), GALLERY_MAX_PAGE_SIZE);
 }
 
+const GALLERY_COLUMNS = [
+  "files.id",
+  "files.server_id",
+  "servers.name as server_name",
+  "files.filename",
+  "files.original_filename",
+  "files.category",
+  "files.mime_type",
+  "files.size_bytes",
+  "files.player_name",
+  "files.is_public",
+  "files.width",
+  "files.height",
+  "files.created_at",
+] as const;
+
+/**
+ * A search with fewer matches than this sorts just its matches (gallerySearchQuery); with more,
+ * matches are dense and the ordered walk of galleryPageQuery finds a page quickly.
+ */
+export const GALLERY_SEARCH_SORT_CAP = 10_000;
+
+function galleryFilters(userId: string, query: GalleryQuery) {
+  const search = normaliseSearch(query.search);
+  const category = query.category && query.category !== ALL_CATEGORIES ? query.category : null;
+  const cursor = decodeCursor(query.cursor);
+  return (eb: ExpressionBuilder<Database, "files">) => {
+    const conditions: Expression<SqlBool>[] = [eb("files.user_id", "=", userId)];
+    if (category) conditions.push(eb("files.category", "=", category));
+    if (search) {
+      const pattern = likePattern(search);
+      // Same expressions as the lower(...) trigram indexes, so the planner may use them.
+      conditions.push(
+        sql<SqlBool>`(lower(files.filename) LIKE ${pattern} OR lower(files.original_filename) LIKE ${pattern} OR lower(files.player_name) LIKE ${pattern})`,
+      );
+    }
+    if (cursor) {
+      // Written so the planner can bound the index scan with created_at <= cursor.
+      conditions.push(
+        sql<SqlBool>`files.created_at <= ${cursor.at}::timestamptz AND (files.created_at < ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`,
+      );
+    }
+    return eb.and(conditions);
+  };
+}
+
 /**
  * The page query, one row more than the page to learn whether another follows. Keyset paging on
  * (created_at DESC, id) walks files_user_created_idx, so page 400 costs what page 1 does; an
  * offset would not. Exported so a test can EXPLAIN exactly what runs.
  */
 export function galleryPageQuery(db: Db, userId: string, query: GalleryQuery = {}) {
-  const search = normaliseSearch(query.search);
-  const category = query.category && query.category !== ALL_CATEGORIES ? query.category : null;
-  const cursor = decodeCursor(query.cursor);
-
-  let q = db
+  return db
     .selectFrom("files")
     .innerJoin("servers", "servers.id", "files.server_id")
-    .select([
-      "files.id",
-      "files.server_id",
-      "servers.name as server_name",
-      "files.filename",
-      "files.original_filename",
-      "files.category",
-      "files.mime_type",
-      "files.size_bytes",
-      "files.player_name",
-      "files.is_public",
-      "files.width",
-      "files.height",
-      "files.created_at",
-      sql<string>`files.created_at::text`.as("created_at_text"),
-    ])
-    .where("files.user_id", "=", userId);
-  if (category) q = q.where("files.category", "=", category);
-  if (search) {
-    const pattern = likePattern(search);
-    // Same expressions as the lower(...) trigram indexes, so the planner may use them.
-    q = q.where(
-      sql<boolean>`(lower(files.filename) LIKE ${pattern} OR lower(files.original_filename) LIKE ${pattern} OR lower(files.player_name) LIKE ${pattern})`,
-    );
-  }
-  if (cursor) {
-    // Written so the planner can bound the index scan with created_at <= cursor.
-    q = q.where(
-      sql<boolean>`files.created_at <= ${cursor.at}::timestamptz AND (files.created_at < ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`,
-    );
-  }
-  return q
+    .select(GALLERY_COLUMNS)
+    .select(sql<string>`files.created_at::text`.as("created_at_text"))
+    .where(galleryFilters(userId, query))
     .orderBy("files.created_at", "desc")
     .orderBy("files.id", "asc")
     .limit(pageSize(query.limit) + 1);
 }
 
+/**
+ * The page query of a search. Asked in order with a LIMIT, the planner may walk the user's
+ * created_at index testing every file against the pattern — 0.5 s on a million files when it
+ * bets on many matches and there are few. Here the trigram indexes collect the matches first
+ * (unordered, at most the cap + 1), and only those are sorted; `match_count` tells the caller
+ * whether the cap was passed. Exported so a test can EXPLAIN exactly what runs.
+ */
+export function gallerySearchQuery(db: Db, userId: string, query: GalleryQuery) {
+  return db
+    .with(
+      (cte) => cte("matches").materialized(),
+      (qb) => qb.selectFrom("files").select(["files.id", "files.created_at"]).where(galleryFilters(userId, query)).limit(GALLERY_SEARCH_SORT_CAP + 1),
+    )
+    .with("match_count", (qb) => qb.selectFrom("matches").select((eb) => eb.fn.countAll<string>().as("total")))
+    .with("page", (qb) => qb.selectFrom("matches").select("id").orderBy("created_at", "desc").orderBy("id", "asc").limit(pageSize(query.limit) + 1))
+    .selectFrom("match_count")
+    .leftJoin("page", (join) => join.onTrue())
+    .leftJoin("files", "files.id", "page.id")
+    .leftJoin("servers", "servers.id", "files.server_id")
+    .select(GALLERY_COLUMNS)
+    .select([sql<string>`files.created_at::text`.as("created_at_text"), "match_count.total"])
+    .orderBy("files.created_at", "desc")
+    .orderBy("files.id", "asc");
+}
+
+type GalleryRow = Awaited<ReturnType<ReturnType<typeof galleryPageQuery>["execute"]>>[number];
+
+async function galleryRows(db: Db, userId: string, query: GalleryQuery): Promise<GalleryRow[]> {
+  if (!normaliseSearch(query.search)) return galleryPageQuery(db, userId, query).execute();
+  const rows = await gallerySearchQuery(db, userId, query).execute();
+  if (Number(rows[0].total) > GALLERY_SEARCH_SORT_CAP) return galleryPageQuery(db, userId, query).execute();
+  return rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as GalleryRow);
+}
+
 /** One page of the user's files, newest first. */
 export async function listGalleryFiles(db: Db, userId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
   const limit = pageSize(query.limit);
-  const rows = await galleryPageQuery(db, userId, query).execute();
+  const rows = await galleryRows(db, userId, query);
 
   const page = rows.slice(0, limit);
   const last = page.at(-1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { parseSearchParams, searchFiles } from "../../app/services/file-search.server.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
@@ -151,5 +152,18 @@ describe("totals on busy servers", () => {
     const common = await get("?filename=.png&limit=3");
     expect(common).toMatchObject({ total: 10_000, total_capped: true, has_more: true });
     expect(names(common)).toEqual(["1.png", "2.png", "3.png"]);
+
+    // Without index scans the matches are collected in table order, as a bitmap or sequential scan may
+    // do on any table; a newest file written last is then not among the first 10,001 found.
+    await server.ctx.db.transaction().execute(async (trx) => {
+      await sql`
+        INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, created_at)
+        VALUES (${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/bulk/newest.png', 'newest.png', 'newest.png', 'odd', 'image/png', 1,
+                repeat('0', 64), true, timestamptz '2026-06-01T00:00:00Z')`.execute(trx);
+      await sql`SET LOCAL enable_indexscan = off`.execute(trx);
+      const result = await searchFiles(trx, parseSearchParams(busy.serverId, new URLSearchParams("filename=.png&limit=2")));
+      expect(result).toMatchObject({ total: 10_000, totalCapped: true });
+      expect(result.files.map((f) => f.filename)).toEqual(["newest.png", "1.png"]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
-import { decodeCursor, encodeCursor, galleryPageQuery, listGalleryFiles, userHasFiles } from "../../app/services/gallery.server.ts";
+import { decodeCursor, encodeCursor, galleryPageQuery, gallerySearchQuery, listGalleryFiles, userHasFiles } from "../../app/services/gallery.server.ts";
 import { reserveQuota } from "../../app/services/quota.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { getStorageSummary } from "../../app/services/storage-summary.server.ts";
@@ -179,13 +179,49 @@ describe("gallery with 10,000 files", () => {
     expect(deepMs).toBeLessThan(Math.max(50, firstMs * 5));
   });
 
+  it("pages through a rare search's matches newest first, and through a search matching every file", async () => {
+    // shot-12, shot-120…129 and shot-1200…1299: 111 files, in three pages.
+    const expected = Array.from({ length: 10_000 }, (_, i) => 9_999 - i)
+      .filter((i) => `shot-${i}.png`.includes("shot-12"))
+      .map((i) => `shot-${i}.png`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, big.userId, { search: "SHOT-12", limit: 48, cursor });
+      seen.push(...page.files.map((f) => f.originalFilename));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+
+    // More matches than the sort cap (10,002), the newest written last: still the newest first.
+    const busy = await owner();
+    await generateFiles(busy, 10_001, "many-");
+    await sql`
+      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+      VALUES (${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/k/newest', 'newest.png', 'newest.png', 'other', 'image/png', 1024, repeat('0', 64), true)`.execute(
+      server.ctx.db,
+    );
+    // Without index scans the matches are collected in table order, as a bitmap or sequential scan
+    // may do on any table: the first 10,001 found then leave out the newest file.
+    await server.ctx.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_indexscan = off`.execute(trx);
+      const all = await listGalleryFiles(trx, busy.userId, { search: ".png", limit: 3 });
+      expect(all.files.map((f) => f.originalFilename)).toEqual(["newest.png", "many-10000.png", "many-9999.png"]);
+      const next = await listGalleryFiles(trx, busy.userId, { search: ".png", limit: 2, cursor: all.nextCursor });
+      expect(next.files.map((f) => f.originalFilename)).toEqual(["many-9998.png", "many-9997.png"]);
+    });
+    const all = await listGalleryFiles(server.ctx.db, busy.userId, { search: ".png", limit: 3 });
+    expect(all.files.map((f) => f.originalFilename)).toEqual(["newest.png", "many-10000.png", "many-9999.png"]);
+  });
+
   it("plans the page query on an index, with no sequential scan of files", async () => {
     const { nextCursor: cursor } = await listGalleryFiles(server.ctx.db, big.userId, { limit: 48 });
     const queries = [{}, { category: "phone_camera" }, { search: "shot-12" }, { search: "Player 70", category: "other" }];
     const plans: string[] = [];
     for (const query of queries) {
       // The very query the service runs, explained on this database (PGlite, or PostgreSQL in CI).
-      const rows = await galleryPageQuery(server.ctx.db, big.userId, { ...query, cursor, limit: 48 }).explain();
+      const q = { ...query, cursor, limit: 48 };
+      const rows = await ("search" in q ? gallerySearchQuery(server.ctx.db, big.userId, q) : galleryPageQuery(server.ctx.db, big.userId, q)).explain();
       plans.push(rows.map((r) => String(r["QUERY PLAN"])).join("\n"));
     }
     for (const plan of plans) {
