@@ -9,7 +9,7 @@ RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx react-router build
+RUN npm run build
 
 FROM node:20-bookworm-slim AS prod-deps
 WORKDIR /app
@@ -27,7 +27,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
-COPY package.json server.ts tsconfig.json ./
+COPY package.json tsconfig.json ./
 COPY app ./app
 COPY db ./db
 COPY storage ./storage
@@ -40,4 +40,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD curl -fsS http://127.0.0.1:3000/api/health || exit 1
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "tsx", "server.ts"]
+# The bundled host (build/host/server.mjs) runs on plain node; tsx stays for `npm run cli` and migrations.
+CMD ["node", "--enable-source-maps", "build/host/server.mjs"]

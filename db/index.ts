@@ -1,7 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { createPGliteDialect } from "./pglite-dialect.ts";
@@ -76,6 +74,8 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   }
   const unlock = options.pgliteDir ? lockDataDirectory(options.pgliteDir) : () => {};
   try {
+    // Loaded only when used: importing PGlite costs ~40 MB of memory a PostgreSQL deployment never needs.
+    const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
     const pglite = await PGlite.create({
       dataDir: options.pgliteDir,
       extensions: { pg_trgm },

@@ -1,0 +1,55 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-entry-"));
+
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+// `npm start` and the Docker image run the bundled host with plain node; this is that process.
+describe("the production entry, build/host/server.mjs", () => {
+  it("serves on the embedded defaults and stops cleanly on SIGTERM", { timeout: 120_000 }, async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info" };
+    delete env.DATABASE_URL;
+    const child = spawn(process.execPath, ["--enable-source-maps", "build/host/server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+
+    const listening = await new Promise<{ url: string; db: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no "Stash is listening" line in 60 s\n${stdout}\n${stderr}`)), 60_000);
+      const check = () => {
+        const line = stdout
+          .split("\n")
+          .filter((l) => l.startsWith("{"))
+          .map((l) => JSON.parse(l) as { msg?: string; url?: string; db?: string })
+          .find((entry) => entry.msg === "Stash is listening");
+        if (line?.url && line.db) {
+          clearTimeout(timer);
+          resolve({ url: line.url, db: line.db });
+        }
+      };
+      child.stdout.on("data", check);
+      void exited.then((code) => reject(new Error(`exited with ${code}\n${stdout}\n${stderr}`)));
+    });
+    expect(listening.db).toBe("pglite");
+
+    const health = await fetch(`${listening.url}/api/health`);
+    expect(health.status).toBe(200);
+    const home = await fetch(listening.url);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("<h1");
+    expect((await fetch(`${listening.url}/f/nosuchserver/x/missing.png`)).status).toBe(404);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("shutting down");
+    expect(stderr).not.toMatch(/error/i);
+  });
+});
