@@ -19,8 +19,9 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
   MAX_UPLOAD_MB: "64",
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
 });
-const server = await startServer({ config, inMemoryDb: true, handleSignals: true });
+const server = await startServer({ config, inMemoryDb: !config.DATABASE_URL, handleSignals: true });
 
 async function seed(started: StartedServer, ownerId: string, serverId: string, name: string, bytes: Buffer, mimeType: string) {
   const storageKey = `${serverId}/bench/${name}`;
