@@ -20,7 +20,7 @@ import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { redactUrl } from "./app/services/logger.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
-import { startRetentionJobs } from "./app/services/retention-jobs.server.ts";
+import { startBackgroundJobs } from "./app/services/background-jobs.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
@@ -187,7 +187,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   void sweepOrphanBlobs(ctx).catch((error) => ctx.logger.warn({ err: error }, "orphan blob sweep failed"));
 
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
-  const retention = startRetentionJobs(ctx);
+  const backgroundJobs = startBackgroundJobs(ctx);
   const app = createExpressApp(ctx);
   const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
   const clientIp = (req: IncomingMessage) => proxyAddr(req, trust);
@@ -249,7 +249,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
       clearInterval(reaper);
       clearTimeout(timer);
       await downloads.close();
-      await retention.stop();
+      await backgroundJobs.stop();
       await ctx.close();
     })());
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../app/services/ids.server.ts";
-import { startRetentionJobs } from "../../app/services/retention-jobs.server.ts";
+import { startBackgroundJobs } from "../../app/services/background-jobs.server.ts";
 import { purgeExpiredSessions } from "../../app/services/session-purge.server.ts";
 import { SESSION_TTL_MS } from "../../app/services/sessions.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
@@ -274,7 +274,7 @@ describe("expired session purge", () => {
   });
 
   it("runs in the app process on a timer, with the retention jobs", async () => {
-    const jobs = startRetentionJobs(server.ctx, { sweepMs: 3_600_000, sessionPurgeMs: 50 });
+    const jobs = startBackgroundJobs(server.ctx, { sweepMs: 3_600_000, sessionPurgeMs: 50 });
     try {
       const { user } = await createTestUser(server.ctx);
       // Inserted after the run at start, so only a later tick can remove them.

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
 import { outboxDir } from "../../app/services/mail.server.ts";
-import { mailExpiryNotices } from "../../app/services/retention-jobs.server.ts";
+import { mailExpiryNotices } from "../../app/services/background-jobs.server.ts";
 import { sweepExpiredFiles } from "../../app/services/retention-sweep.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
