@@ -2,6 +2,7 @@ import type { AppContext } from "./app-context.server.ts";
 import { sendExpiryNotices } from "./expiry-notices.server.ts";
 import { sendMail } from "./mail.server.ts";
 import { startRetentionSweeper, SWEEP_INTERVAL_MS } from "./retention-sweep.server.ts";
+import type { RepeatingJob } from "./repeating-job.server.ts";
 import { SESSION_PURGE_INTERVAL_MS, startSessionPurger } from "./session-purge.server.ts";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
@@ -25,12 +26,7 @@ export interface JobIntervals {
  * The background work server.ts runs (and stops on close): the retention sweep, then the expiry
  * e-mails; and, on a timer of its own so a long sweep never delays it, the purge of expired sessions.
  */
-export interface BackgroundJobs {
-  /** Stops the timers and waits for a run in progress. */
-  stop(): Promise<void>;
-}
-
-export function startBackgroundJobs(ctx: AppContext, intervals: JobIntervals = {}): BackgroundJobs {
+export function startBackgroundJobs(ctx: AppContext, intervals: JobIntervals = {}): RepeatingJob {
   const sweeper = startRetentionSweeper(ctx, intervals.sweepMs ?? SWEEP_INTERVAL_MS, (now) => mailExpiryNotices(ctx, now));
   const purger = startSessionPurger(ctx, intervals.sessionPurgeMs ?? SESSION_PURGE_INTERVAL_MS);
   return {

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db, DbKind } from "../../db/index.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import type { Logger } from "./logger.server.ts";
+import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 import { isDueSql } from "./retention.server.ts";
 
@@ -134,10 +135,6 @@ export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions =
   });
 }
 
-export interface RetentionSweeper {
-  stop(): Promise<void>;
-}
-
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
@@ -149,24 +146,14 @@ export function startRetentionSweeper(
   deps: SweepDeps,
   intervalMs: number = SWEEP_INTERVAL_MS,
   afterSweep?: (now: Date) => Promise<unknown>,
-): RetentionSweeper {
-  const controller = new AbortController();
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
+): RepeatingJob {
+  return startRepeatingJob(
+    intervalMs,
+    async (signal) => {
       const now = new Date();
-      await sweepExpiredFiles(deps, { now, signal: controller.signal });
-      if (afterSweep && !controller.signal.aborted) await afterSweep(now);
-    })().catch((error) => deps.logger.error({ err: error }, "retention sweep failed"));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      controller.abort();
-      await running;
+      await sweepExpiredFiles(deps, { now, signal });
+      if (afterSweep && !signal.aborted) await afterSweep(now);
     },
-  };
+    (error) => deps.logger.error({ err: error }, "retention sweep failed"),
+  );
 }

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/index.ts";
 import type { Logger } from "./logger.server.ts";
+import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 
 /** Rows per DELETE: short statements, so sign-ins and sign-outs never queue behind a long purge. */
 const BATCH = 1000;
@@ -24,26 +25,14 @@ export async function purgeExpiredSessions(db: Db, now: Date = new Date()): Prom
   }
 }
 
-export interface SessionPurger {
-  stop(): Promise<void>;
-}
-
 /** Purges at startup and then every `intervalMs`; a failed run is logged and the next one tries again. */
-export function startSessionPurger(deps: { db: Db; logger: Logger }, intervalMs: number = SESSION_PURGE_INTERVAL_MS): SessionPurger {
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = (async () => {
+export function startSessionPurger(deps: { db: Db; logger: Logger }, intervalMs: number = SESSION_PURGE_INTERVAL_MS): RepeatingJob {
+  return startRepeatingJob(
+    intervalMs,
+    async () => {
       const deleted = await purgeExpiredSessions(deps.db);
       if (deleted) deps.logger.info({ deleted }, "purged expired sessions");
-    })().catch((error) => deps.logger.error({ err: error }, "expired session purge failed"));
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
     },
-  };
+    (error) => deps.logger.error({ err: error }, "expired session purge failed"),
+  );
 }
