@@ -1,6 +1,7 @@
 import type { ComponentProps } from "react";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
+import { sanitizeInput } from "~/lib/sanitize";
 
 export function AuthField({ id, label, ...props }: ComponentProps<typeof Input> & { id: string; label: string }) {
   return (
@@ -8,6 +9,48 @@ export function AuthField({ id, label, ...props }: ComponentProps<typeof Input> 
       <Label htmlFor={id}>{label}</Label>
       <Input id={id} {...props} />
     </div>
+  );
+}
+
+interface ValueFieldProps {
+  id: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  disabled?: boolean;
+}
+
+/** The e-mail box of the sign-in and sign-up forms: control characters and markup are dropped as typed. */
+export function EmailField({ id, value, onValueChange, disabled }: ValueFieldProps) {
+  return (
+    <AuthField
+      id={id}
+      label="Email"
+      name="email"
+      type="email"
+      autoComplete="email"
+      placeholder="you@example.com"
+      value={value}
+      onChange={(e) => onValueChange(sanitizeInput(e.target.value, { trim: false }))}
+      disabled={disabled}
+      maxLength={254}
+    />
+  );
+}
+
+/** A password box; `autoComplete` tells password managers whether to fill or to generate. */
+export function PasswordField({ autoComplete, id, value, onValueChange, disabled }: ValueFieldProps & { autoComplete: "current-password" | "new-password" }) {
+  return (
+    <AuthField
+      id={id}
+      label="Password"
+      name="password"
+      type="password"
+      autoComplete={autoComplete}
+      value={value}
+      onChange={(e) => onValueChange(e.target.value)}
+      disabled={disabled}
+      maxLength={128}
+    />
   );
 }
 

@@ -2,8 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { validateSignIn } from "~/lib/auth-validation";
-import { sanitizeInput } from "~/lib/sanitize";
-import { AuthField, FormError } from "./auth-fields";
+import { EmailField, FormError, PasswordField } from "./auth-fields";
 
 export interface SignInFormProps {
   redirectTo: string;
@@ -44,29 +43,8 @@ export function SignInForm({ redirectTo, serverError, defaultEmail = "", offerRe
           </Link>
         </p>
       ) : null}
-      <AuthField
-        id="signin-email"
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        value={email}
-        onChange={(e) => setEmail(sanitizeInput(e.target.value, { trim: false }))}
-        disabled={busy}
-        maxLength={254}
-      />
-      <AuthField
-        id="signin-password"
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        disabled={busy}
-        maxLength={128}
-      />
+      <EmailField id="signin-email" value={email} onValueChange={setEmail} disabled={busy} />
+      <PasswordField id="signin-password" autoComplete="current-password" value={password} onValueChange={setPassword} disabled={busy} />
       <div className="flex justify-end">
         <Link to="/auth/forgot-password" className="text-sm text-primary underline-offset-4 hover:underline">
           Forgot password?

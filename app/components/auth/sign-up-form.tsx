@@ -3,7 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
-import { AuthField, FormError } from "./auth-fields";
+import { AuthField, EmailField, FormError, PasswordField } from "./auth-fields";
 
 export interface SignUpFormProps {
   serverError?: string | null;
@@ -46,29 +46,8 @@ export function SignUpForm({ serverError, defaults }: SignUpFormProps) {
         disabled={busy}
         maxLength={100}
       />
-      <AuthField
-        id="signup-email"
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        value={email}
-        onChange={(e) => setEmail(sanitizeInput(e.target.value, { trim: false }))}
-        disabled={busy}
-        maxLength={254}
-      />
-      <AuthField
-        id="signup-password"
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        disabled={busy}
-        maxLength={128}
-      />
+      <EmailField id="signup-email" value={email} onValueChange={setEmail} disabled={busy} />
+      <PasswordField id="signup-password" autoComplete="new-password" value={password} onValueChange={setPassword} disabled={busy} />
       <Button type="submit" className="w-full" disabled={busy}>
         {busy ? "Creating account..." : "Create Account"}
       </Button>
