@@ -170,10 +170,11 @@ describe("graceful shutdown", () => {
       http
         .get(url, (res) => {
           res.pause();
-          // Read slowly so the response is still in flight when the server is told to close.
+          // Read 32 KiB every 10 ms (~3 MB/s, so 4 MiB takes over a second): the response is
+          // still in flight when the server is told to close, however fast the machine.
           const timer = setInterval(() => {
-            let chunk: Buffer | null;
-            if ((chunk = res.read()) !== null) received.push(chunk);
+            const chunk: Buffer | null = res.read(32 * 1024);
+            if (chunk !== null) received.push(chunk);
           }, 10);
           res.on("end", () => {
             clearInterval(timer);

@@ -6,7 +6,8 @@ import { migrations } from "../../db/migrations/index.ts";
 import { createTestDatabase, usingPostgres } from "../helpers/test-db.ts";
 
 describe("migrations", () => {
-  it("bring an empty database to the latest schema, and a second run finds nothing to do", async () => {
+  // A fresh embedded database compiles PGlite's WASM first, which a busy 2-core machine stretches past the default timeout.
+  it("bring an empty database to the latest schema, and a second run finds nothing to do", { timeout: 90_000 }, async () => {
     const database = await createTestDatabase();
     const handle = await createDb({ databaseUrl: database.url });
     try {
