@@ -79,7 +79,7 @@ describe("billing screen", { timeout: 180_000 }, () => {
     await amount.fill("0");
     expect(await page.getByRole("button", { name: /^Purchase/ }).isDisabled()).toBe(true);
     await amount.fill("25");
-    expect(await page.getByTestId("storage-total").textContent()).toBe("Total: £2.50");
+    await expect.poll(() => page.getByTestId("storage-total").textContent()).toBe("Total: £2.50");
     const storageUrl = await openedTab(page, () => page.getByRole("button", { name: "Purchase 25 GB" }).click());
     expect(storageUrl).toMatch(new RegExp(`^${fake.url}/checkout/`));
     expect(fake.requestsTo("/v1/checkout/sessions").at(-1)!.params.metadata).toMatchObject({ storage_gb: "25", tier: "business" });

@@ -47,7 +47,7 @@ describe("shell smoke", () => {
     expect(await isDark()).toBe(false);
     await page.getByRole("button", { name: "Toggle theme" }).click();
     await page.getByRole("menuitemradio", { name: "Dark" }).click();
-    expect(await isDark()).toBe(true);
+    await expect.poll(isDark).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("ui-theme"))).toBe("dark");
 
     // The class must already be there in the first paint: check it before any bundle runs.
