@@ -47,7 +47,7 @@ describe("accounts in the browser", { timeout: 120_000 }, () => {
     await page.goto(link);
     await page.waitForURL(`${server.url}/dashboard`);
     await expect.poll(() => page.getByText("Email confirmed").isVisible(), { timeout: 10_000 }).toBe(true);
-    expect(await page.getByRole("button", { name: "User menu" }).textContent()).toBe("NN");
+    expect(await page.getByRole("button", { name: "User menu" }).locator("[aria-hidden]").textContent()).toBe("NN");
 
     await page.getByRole("button", { name: "User menu" }).click();
     await page.getByRole("menuitem", { name: "Sign out" }).click();
@@ -79,7 +79,7 @@ describe("accounts in the browser", { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByText("Welcome back!").isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
 
-    expect(await page.getByRole("button", { name: "User menu" }).textContent()).toBe("GH");
+    expect(await page.getByRole("button", { name: "User menu" }).locator("[aria-hidden]").textContent()).toBe("GH");
     await page.getByRole("button", { name: "User menu" }).click();
     const menu = page.getByRole("menu");
     expect(await menu.getByText("Grace Hopper").isVisible()).toBe(true);

@@ -1,16 +1,10 @@
-import fs from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
 import type { Result } from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeViolation, injectAxe, runAxe, type Violation } from "../helpers/axe.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = fs.readFileSync(path.join(path.dirname(require.resolve("axe-core")), "axe.min.js"), "utf8");
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 const SCHEMES = ["dark", "light"] as const;
 const VIEWPORTS = [
@@ -38,16 +32,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Violation {
-  state: string;
-  id: string;
-  impact: string;
-  help: string;
-  target: string;
-  html: string;
-  contrast?: { fgColor: string; bgColor: string; contrastRatio: number; expectedContrastRatio: string; fontSize: string; fontWeight: string };
-}
-
 type Rgb = [number, number, number];
 
 function luminance([r, g, b]: Rgb) {
@@ -61,31 +45,6 @@ function contrastRatio(a: Rgb, b: Rgb) {
 }
 
 const toHex = (rgb: Rgb) => `#${rgb.map((c) => Math.round(c * 255).toString(16).padStart(2, "0")).join("")}`;
-
-/** axe must run inside the page. The CSP refuses inline scripts without the nonce, so fall back to evaluating the source. */
-async function injectAxe(page: Page) {
-  await page.addScriptTag({ content: AXE_SOURCE }).catch(() => undefined);
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
-}
-
-async function runAxe(page: Page, state: string): Promise<Violation[]> {
-  const violations = await page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Result[] }> } }).axe;
-    const results = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return results.violations;
-  }, WCAG_TAGS);
-  return violations.flatMap((rule) =>
-    rule.nodes.map((node) => ({
-      state,
-      id: rule.id,
-      impact: node.impact ?? rule.impact ?? "unknown",
-      help: rule.help,
-      target: node.target.join(" "),
-      html: node.html.replace(/\s+/g, " ").slice(0, 140),
-      contrast: rule.id === "color-contrast" ? node.any[0]?.data : undefined,
-    })),
-  );
-}
 
 /**
  * axe leaves text over a gradient (the hero glow, the call-to-action band) "incomplete": it cannot know
@@ -169,12 +128,6 @@ async function openDisclosures(page: Page) {
   }
 }
 
-function describeViolation(v: Violation) {
-  const contrast = v.contrast
-    ? ` — ${v.contrast.fgColor} on ${v.contrast.bgColor} is ${v.contrast.contrastRatio}:1, needs ${v.contrast.expectedContrastRatio} (${v.contrast.fontSize}, weight ${v.contrast.fontWeight})`
-    : "";
-  return `  [${v.impact}] ${v.id} (${v.state}): ${v.help}\n      at ${v.target}${contrast}\n      ${v.html}`;
-}
 
 describe("public pages pass axe-core's WCAG 2.1 A/AA rules", () => {
   for (const page of PAGES) {

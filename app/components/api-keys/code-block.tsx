@@ -11,7 +11,14 @@ export function CodeBlock({ snippet }: { snippet: Snippet }) {
         </span>
         <CopyButton text={snippet.code} label="Copy" aria-label={`Copy ${snippet.title}`} />
       </figcaption>
-      <pre className="max-h-96 overflow-auto rounded-md border bg-muted/60 p-3 text-xs leading-relaxed" data-language={snippet.language}>
+      {/* Focusable and named, so keyboard users can scroll long lines. */}
+      <pre
+        tabIndex={0}
+        role="region"
+        aria-label={snippet.title}
+        className="max-h-96 overflow-auto rounded-md border bg-muted/60 p-3 text-xs leading-relaxed focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        data-language={snippet.language}
+      >
         <code>{snippet.code}</code>
       </pre>
     </figure>

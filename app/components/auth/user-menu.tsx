@@ -21,7 +21,9 @@ export interface UserMenuUser {
 
 export function UserAvatar({ user, className = "size-8" }: { user: UserMenuUser; className?: string }) {
   return (
+    // Decorative: the name sits beside it or in the control's label, so the initials are not read out.
     <span
+      aria-hidden
       className={`${className} inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full bg-primary/15 text-xs font-semibold text-primary`}
     >
       {user.avatarUrl ? (
@@ -43,7 +45,8 @@ export function UserMenu({ user }: { user: UserMenuUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
+        <Button variant="ghost" size="icon" className="rounded-full">
+          <span className="sr-only">User menu</span>
           <UserAvatar user={user} />
         </Button>
       </DropdownMenuTrigger>

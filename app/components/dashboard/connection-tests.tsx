@@ -81,7 +81,12 @@ export function ConnectionTests() {
                     <span className="min-w-0 flex-1 truncate text-right text-sm text-muted-foreground">{item.message}</span>
                     <ChevronDown className="size-4 shrink-0 transition-transform group-open:rotate-180" aria-hidden />
                   </summary>
-                  <pre className="mt-2 max-h-60 overflow-auto rounded bg-muted p-2 text-xs">{JSON.stringify(item.details, null, 2)}</pre>
+                  <pre
+                    tabIndex={0}
+                    role="region"
+                    aria-label={`${item.name} details`}
+                    className="mt-2 max-h-60 overflow-auto rounded bg-muted p-2 text-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  >{JSON.stringify(item.details, null, 2)}</pre>
                 </details>
               </li>
             ))}

@@ -10,7 +10,7 @@ export const badgeVariants = cva(
         default: "border-transparent bg-primary text-primary-foreground",
         secondary: "border-transparent bg-secondary text-secondary-foreground",
         destructive: "border-transparent bg-destructive text-destructive-foreground",
-        success: "border-transparent bg-emerald-600 text-white",
+        success: "border-transparent bg-emerald-700 text-white",
         info: "border-transparent bg-blue-600 text-white",
         outline: "text-foreground",
       },

@@ -1,0 +1,78 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../../app/services/api-keys.server.ts";
+import { createServer } from "../../app/services/servers.server.ts";
+import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { describeViolation, injectAxe, runAxe } from "../helpers/axe.ts";
+import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
+
+let server: TestServer;
+let browser: Browser;
+let owner: SignedInUser;
+let admin: SignedInUser;
+let serverId: string;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  owner = await signUpAndSignIn(server, { displayName: "Nova Owner" });
+  admin = await signUpAndSignIn(server, { displayName: "Ada Admin", role: "admin" });
+  const created = await createServer(server.ctx.db, { userId: owner.user.id, name: "Nova City RP", description: "Serious roleplay" });
+  serverId = created.id;
+  const { secret } = await createApiKey(server.ctx.db, { serverId, userId: owner.user.id, name: "Phone uploads" });
+  // Real files, so the gallery, storage and analytics screens show cards, rows and charts.
+  for (const [i, category] of ["phone_camera", "police_evidence", "security_camera"].entries()) {
+    const res = await server.request("/api/upload", {
+      method: "POST",
+      headers: { "x-api-key": secret },
+      body: form([
+        { field: "category", data: category },
+        { field: "player_name", data: "Niko" },
+        { field: "file", data: await png(64 + i, 48), filename: `shot-${i}.png` },
+      ]),
+    });
+    expect(res.status).toBe(201);
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/upload", "/storage", "/billing", "/analytics", "/settings"];
+const ADMIN_PAGES = ["/admin", "/admin/servers", "/admin/users"];
+const STATES = [
+  { scheme: "dark", viewport: { width: 1366, height: 900 }, name: "desktop" },
+  { scheme: "light", viewport: { width: 1366, height: 900 }, name: "desktop" },
+  { scheme: "dark", viewport: { width: 375, height: 812 }, name: "mobile" },
+] as const;
+
+async function audit(who: SignedInUser | null, path: string) {
+  const problems: string[] = [];
+  for (const state of STATES) {
+    const label = `${path} · ${state.scheme} · ${state.name}`;
+    const options = { viewport: state.viewport, colorScheme: state.scheme };
+    const context = who ? await signedInBrowserContext(browser, server, who, options) : await browser.newContext(options);
+    try {
+      const page = await context.newPage();
+      const res = await page.goto(`${server.url}${path.replace(":id", serverId)}`, { waitUntil: "networkidle" });
+      expect(res?.status(), label).toBe(200);
+      expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(state.scheme === "dark");
+      await page.screenshot({ path: screenshotPath(`a11y-portal${path.replace(/[/:]+/g, "-")}-${state.scheme}-${state.name}`), fullPage: true });
+      await injectAxe(page);
+      const found = await runAxe(page, label);
+      problems.push(...found.map(describeViolation));
+    } finally {
+      await context.close();
+    }
+  }
+  expect(problems.length, `${problems.length} accessibility violation(s):\n${problems.join("\n")}\n`).toBe(0);
+}
+
+describe("portal, admin and sign-in pages pass axe-core's WCAG 2.1 A/AA rules in both themes and at 375 px", () => {
+  for (const path of OWNER_PAGES) it(path, () => audit(owner, path), 90_000);
+  for (const path of ADMIN_PAGES) it(path, () => audit(admin, path), 90_000);
+  it("/auth", () => audit(null, "/auth"), 90_000);
+});
