@@ -126,7 +126,8 @@ export async function searchFiles(db: Db, query: SearchQuery): Promise<SearchRes
   const cap = Math.max(SEARCH_TOTAL_CAP, query.offset + query.limit + 1);
   if (query.filename || query.playerName) {
     const narrowed = await searchTrigramMatches(db, query, where, cap);
-    if (narrowed) return narrowed;
+    if (narrowed !== PAST_CAP) return narrowed;
+    return { files: await pageInOrder(db, query, where), total: cap, totalCapped: true };
   }
   const [files, count] = await Promise.all([
     pageInOrder(db, query, where),
@@ -140,6 +141,7 @@ export async function searchFiles(db: Db, query: SearchQuery): Promise<SearchRes
 }
 
 type Filters = ReturnType<typeof filters>;
+const PAST_CAP = Symbol("more matches than the cap");
 
 function pageInOrder(db: Db, query: SearchQuery, where: Filters): Promise<FileRecord[]> {
   return db
@@ -155,13 +157,13 @@ function pageInOrder(db: Db, query: SearchQuery, where: Filters): Promise<FileRe
 
 /**
  * A substring filter asked as "newest first, first 50" lets the planner walk the server's
- * created_at index and test every row: fast when matches are dense, seconds on a 400k-file server
+ * created_at index and test every row: fast when matches are dense, 400+ ms on a 400k-file server
  * when they are rare and it guessed otherwise. So the trigram indexes collect the matches first
  * (unordered, at most `cap + 1`) and only those are sorted and paged, in one statement. When more
- * than the cap match, the matches are dense and the ordered walk finds a page quickly: `null`
+ * than the cap match, the matches are dense and the ordered walk finds a page quickly: PAST_CAP
  * sends the caller down that path.
  */
-async function searchTrigramMatches(db: Db, query: SearchQuery, where: Filters, cap: number): Promise<SearchResult | null> {
+async function searchTrigramMatches(db: Db, query: SearchQuery, where: Filters, cap: number): Promise<SearchResult | typeof PAST_CAP> {
   const rows = await db
     .with(
       (cte) => cte("matches").materialized(),
@@ -180,7 +182,7 @@ async function searchTrigramMatches(db: Db, query: SearchQuery, where: Filters, 
     .orderBy("files.id", query.sort)
     .execute();
   const counted = Number(rows[0].total);
-  if (counted > cap) return null;
+  if (counted > cap) return PAST_CAP;
   const files = rows.filter((row) => row.id !== null).map(({ total: _total, ...file }) => file as FileRecord);
   return { files, total: counted, totalCapped: false };
 }
