@@ -73,6 +73,14 @@ export class DiskBlobStore implements BlobStore {
   }
 
   async get(key: string, range?: ByteRange): Promise<BlobStream | null> {
+    const opened = await this.open(key);
+    if (!opened) return null;
+    const stream = fs.createReadStream(this.localPath(key), { fd: opened.fd, highWaterMark: READ_CHUNK_BYTES, ...(range ? { start: range.start, end: range.end } : {}) });
+    return { size: opened.size, lastModified: opened.lastModified, stream };
+  }
+
+  /** The blob's descriptor and size, for a sender that reads it itself; the caller closes `fd`. */
+  async open(key: string): Promise<(BlobInfo & { fd: number }) | null> {
     const file = this.localPath(key);
     let fd: number;
     try {
@@ -90,8 +98,7 @@ export class DiskBlobStore implements BlobStore {
       fs.close(fd, () => {});
       throw error;
     }
-    const stream = fs.createReadStream(file, { fd, highWaterMark: READ_CHUNK_BYTES, ...(range ? { start: range.start, end: range.end } : {}) });
-    return { size: stat.size, lastModified: stat.mtime, stream };
+    return { size: stat.size, lastModified: stat.mtime, fd };
   }
 
   async head(key: string): Promise<BlobInfo | null> {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
+import { DiskBlobStore } from "../../storage/disk.ts";
 import type { S3BlobStore } from "../../storage/s3.ts";
 import type { AppContext } from "../services/app-context.server.ts";
 import { applyCors } from "../services/cors.server.ts";
@@ -12,6 +13,7 @@ import { MediaError, isRasterImage } from "../services/media/images.server.ts";
 import { getOrCreateVariant, parseTransform, type ServedVariant } from "../services/media/transforms.server.ts";
 import { imageLimits } from "../services/media/limits.server.ts";
 import { AccessLog } from "./access-log.server.ts";
+import { sendDescriptor } from "./send-descriptor.server.ts";
 
 const SERVER_ID = /^[a-z0-9]{1,40}$/;
 const CATEGORY = /^[a-z0-9_-]{1,40}$/;
@@ -201,17 +203,27 @@ export function createFilePathHandler(deps: FilePathDeps) {
       return;
     }
 
-    const blob = await ctx.blobs.get(storageKey, plan.range ?? undefined);
-    if (!blob) {
-      ctx.logger.error({ fileId: file.id, storageKey }, "file row without its blob");
-      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    if (ctx.blobs instanceof DiskBlobStore) {
+      const opened = await ctx.blobs.open(storageKey);
+      if (!opened) return missingBlob(file, storageKey, res, requestId);
+      res.writeHead(plan.status, headers);
+      res.once("finish", () => deps.downloads.record(file.server_id, plan.length));
+      const range = plan.range ?? { start: 0, end: opened.size - 1 };
+      return sendDescriptor(res, opened.fd, range.start, range.end);
     }
+    const blob = await ctx.blobs.get(storageKey, plan.range ?? undefined);
+    if (!blob) return missingBlob(file, storageKey, res, requestId);
     res.writeHead(plan.status, headers);
     res.once("finish", () => deps.downloads.record(file.server_id, plan.length));
     await pipeline(blob.stream, res).catch((error: NodeJS.ErrnoException) => {
       // A client that goes away mid-download is normal traffic, not a server error.
       if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
     });
+  }
+
+  function missingBlob(file: ServedFileRecord, storageKey: string, res: ServerResponse, requestId: string) {
+    ctx.logger.error({ fileId: file.id, storageKey }, "file row without its blob");
+    sendJsonError(res, requestId, 404, "not_found", "File not found");
   }
 
   return function handleFileRequest(req: IncomingMessage, res: ServerResponse): void {
