@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import http, { type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import proxyAddr from "proxy-addr";
 import type { ServerBuild } from "react-router";
+import { recordRequest, requestIdOf } from "./app/http/access-log.server.ts";
 import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
 import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
@@ -18,7 +19,6 @@ import { DownloadCounter } from "./app/services/download-usage.server.ts";
 import { enableFileBodyCache } from "./app/services/file-lookup.server.ts";
 import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
-import { redactUrl } from "./app/services/logger.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
 import { startBackgroundJobs } from "./app/services/background-jobs.server.ts";
 
@@ -73,27 +73,13 @@ export function createExpressApp(ctx: AppContext) {
   app.set("trust proxy", ctx.config.TRUST_PROXY === "false" ? false : ctx.config.TRUST_PROXY);
 
   app.use((req: Request, res: Response, next: NextFunction) => {
-    const requestId = (req.get("x-request-id") || "").slice(0, 100) || randomUUID();
+    const requestId = requestIdOf(req.headers["x-request-id"]);
     res.locals.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req.path);
-      ctx.metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
-      ctx.metrics.httpDuration.observe({ method: req.method, route }, seconds);
-      ctx.logger.info(
-        {
-          requestId,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(seconds * 1000),
-          ip: req.ip,
-        },
-        "request",
-      );
-    });
+    res.on("finish", () =>
+      recordRequest(ctx, { requestId, method: req.method, route: routeLabel(req.path), url: req.originalUrl, status: res.statusCode, started, ip: req.ip }),
+    );
     next();
   });
 

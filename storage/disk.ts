@@ -18,10 +18,11 @@ import {
 
 const TEMP_DIR = ".tmp";
 /**
- * Read size of served files. 256 KiB reads cost a third less CPU per MiB sent than the 64 KiB
- * default (fewer reads and socket writes); a slow client holds at most about twice this.
+ * Read size for sending files (streams here, and the /f/ sender). 256 KiB reads cost a third less
+ * CPU per MiB sent than the 64 KiB default (fewer reads and socket writes); a slow client holds at
+ * most about twice this.
  */
-const READ_CHUNK_BYTES = 256 * 1024;
+export const READ_CHUNK_BYTES = 256 * 1024;
 
 const openForRead = (file: string) =>
   new Promise<number>((resolve, reject) => fs.open(file, "r", (error, fd) => (error ? reject(error) : resolve(fd))));

@@ -1,25 +1,32 @@
-import type { IncomingMessage } from "node:http";
+import { randomUUID } from "node:crypto";
 import type { AppContext } from "../services/app-context.server.ts";
 import { redactUrl } from "../services/logger.server.ts";
-import { routeLabel } from "../services/metrics.server.ts";
 
-const ROUTE = routeLabel("/f/");
+/** The caller's X-Request-Id (trimmed to 100 characters), or a new one. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return (typeof header === "string" && header.slice(0, 100)) || randomUUID();
+}
 
-/** Metrics and the access log line of the /f/ path, which the Express logging middleware never sees. */
-export class AccessLog {
-  constructor(
-    private readonly ctx: Pick<AppContext, "metrics" | "logger">,
-    private readonly clientIp: (req: IncomingMessage) => string,
-  ) {}
+export interface FinishedRequest {
+  requestId: string;
+  method: string;
+  /** The metrics label (`routeLabel`), not the raw path. */
+  route: string;
+  url: string;
+  status: number;
+  /** `process.hrtime.bigint()` when the request arrived. */
+  started: bigint;
+  ip: string | undefined;
+}
 
-  record(req: IncomingMessage, status: number, started: bigint, requestId: string): void {
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const method = req.method ?? "GET";
-    this.ctx.metrics.httpRequests.inc({ method, route: ROUTE, status: String(status) });
-    this.ctx.metrics.httpDuration.observe({ method, route: ROUTE }, seconds);
-    this.ctx.logger.info(
-      { requestId, method, url: redactUrl(req.url ?? ""), status, ms: Math.round(seconds * 1000), ip: this.clientIp(req) },
-      "request",
-    );
-  }
+/** The metrics and the JSON access log line of one request: the Express app's and /f/'s alike. */
+export function recordRequest(ctx: Pick<AppContext, "metrics" | "logger">, request: FinishedRequest): void {
+  const seconds = Number(process.hrtime.bigint() - request.started) / 1e9;
+  const { method, route, status } = request;
+  ctx.metrics.httpRequests.inc({ method, route, status: String(status) });
+  ctx.metrics.httpDuration.observe({ method, route }, seconds);
+  ctx.logger.info(
+    { requestId: request.requestId, method, url: redactUrl(request.url), status, ms: Math.round(seconds * 1000), ip: request.ip },
+    "request",
+  );
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { DiskBlobStore } from "../../storage/disk.ts";
@@ -12,7 +11,8 @@ import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type S
 import { MediaError, isRasterImage } from "../services/media/images.server.ts";
 import { getOrCreateVariant, parseTransform, type ServedVariant } from "../services/media/transforms.server.ts";
 import { imageLimits } from "../services/media/limits.server.ts";
-import { AccessLog } from "./access-log.server.ts";
+import { routeLabel } from "../services/metrics.server.ts";
+import { recordRequest, requestIdOf } from "./access-log.server.ts";
 import { sendDescriptor } from "./send-descriptor.server.ts";
 
 const SERVER_ID = /^[a-z0-9]{1,40}$/;
@@ -20,6 +20,7 @@ const CATEGORY = /^[a-z0-9_-]{1,40}$/;
 const FILENAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 const REDIRECT_TTL_S = 600;
 const NO_QUERY = new URLSearchParams();
+const FILE_ROUTE = routeLabel("/f/");
 
 export interface FilePathDeps {
   ctx: AppContext;
@@ -92,7 +93,6 @@ export function createFilePathHandler(deps: FilePathDeps) {
   const accelPrefix = ctx.blobs.kind === "disk" ? ctx.config.ACCEL_REDIRECT_PREFIX?.replace(/\/?$/, "/") : undefined;
   const s3Redirect = ctx.blobs.kind === "s3" && ctx.config.S3_SERVE === "redirect";
   const limits = imageLimits(ctx.config);
-  const accessLog = new AccessLog(ctx, deps.clientIp);
 
   function sendJsonError(res: ServerResponse, requestId: string, status: number, code: string, message: string, extra?: Record<string, string>) {
     const body = errorBody(code, message);
@@ -228,9 +228,10 @@ export function createFilePathHandler(deps: FilePathDeps) {
 
   return function handleFileRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
-    const given = req.headers["x-request-id"];
-    const requestId = (typeof given === "string" && given.slice(0, 100)) || randomUUID();
-    res.once("finish", () => accessLog.record(req, res.statusCode, started, requestId));
+    const requestId = requestIdOf(req.headers["x-request-id"]);
+    res.once("finish", () =>
+      recordRequest(ctx, { requestId, method: req.method ?? "GET", route: FILE_ROUTE, url: req.url ?? "", status: res.statusCode, started, ip: deps.clientIp(req) }),
+    );
     serve(req, res, requestId).catch((error: unknown) => {
       ctx.logger.error({ err: error, requestId }, res.headersSent ? "file stream failed" : "file request failed");
       if (res.headersSent) return void res.destroy();

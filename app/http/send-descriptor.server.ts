@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { ServerResponse } from "node:http";
+import { READ_CHUNK_BYTES } from "../../storage/disk.ts";
 
-const CHUNK_BYTES = 256 * 1024;
 /** Per response: one chunk on the socket while the next is read. */
 const CHUNKS_IN_FLIGHT = 2;
 const POOL_MAX = 64;
@@ -40,8 +40,8 @@ export function sendDescriptor(res: ServerResponse, fd: number, start: number, e
       }
       if (inFlight >= CHUNKS_IN_FLIGHT) return;
       reading = true;
-      const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
-      fs.read(fd, buffer, 0, Math.min(CHUNK_BYTES, end - position + 1), position, (error, bytesRead) => {
+      const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
+      fs.read(fd, buffer, 0, Math.min(READ_CHUNK_BYTES, end - position + 1), position, (error, bytesRead) => {
         reading = false;
         if (settled) {
           fs.close(fd, () => {});
@@ -53,7 +53,7 @@ export function sendDescriptor(res: ServerResponse, fd: number, start: number, e
         }
         position += bytesRead;
         inFlight += 1;
-        res.write(bytesRead === CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead), (writeError) => {
+        res.write(bytesRead === READ_CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead), (writeError) => {
           inFlight -= 1;
           // Only now has the socket finished with the bytes, so only now may the buffer be reused.
           release(buffer);

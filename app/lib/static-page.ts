@@ -2,7 +2,7 @@ import { redirectDocument, useMatches } from "react-router";
 
 /**
  * Route `handle` that serves a page as plain HTML: no client bundle, no hydration, only the small
- * inline script from `public-page-script.ts`. Public pages use it so visitors download ~5 KB of
+ * inline script from `public-page-script.ts`. Public pages use it so visitors download ~7 KB of
  * JavaScript instead of the ~480 KB app bundle the portal needs.
  */
 export const STATIC_PAGE_HANDLE = { hydrate: false } as const;

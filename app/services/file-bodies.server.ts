@@ -86,7 +86,6 @@ export class FileBodyCache {
   delete(pathKey: string): void {
     this.bodies?.delete(pathKey);
   }
-
 }
 
 async function readWhole(blobs: BlobStore, key: string): Promise<Buffer | null> {
