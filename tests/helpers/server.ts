@@ -12,7 +12,7 @@ export interface TestServer extends StartedServer {
   request(pathname: string, init?: RequestInit): Promise<Response>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.unref();
@@ -24,14 +24,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface TestServerOptions {
+  /**
+   * Serve a data directory and database prepared beforehand (e.g. by the CLI), as `npm start` would:
+   * the embedded database is then PGlite on disk under `dataDir/db` unless `database.url` is set.
+   */
+  prepared?: { dataDir: string; database: Awaited<ReturnType<typeof createTestDatabase>>; port: number };
+}
+
 /**
  * A real Stash on an ephemeral port: the production build behind the real Express host,
  * a fresh database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set) and a temp data dir.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-test-"));
-  const database = await createTestDatabase();
-  const port = await freePort();
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.prepared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "stash-test-"));
+  const database = options.prepared?.database ?? (await createTestDatabase());
+  const port = options.prepared?.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
     NODE_ENV: "test",
@@ -43,7 +51,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_MAX: "20" } : {}),
     ...env,
   });
-  const server = await startServer({ config, inMemoryDb: !database.url });
+  const server = await startServer({ config, inMemoryDb: !database.url && !options.prepared });
   return {
     ...server,
     dataDir,
