@@ -151,6 +151,3 @@ export const retentionRuleSchema = z.object({
   ),
 });
 export type RetentionRuleValues = z.infer<typeof retentionRuleSchema>;
-
-/** Categories the scripts use most, offered as suggestions for retention rules. */
-export const SUGGESTED_CATEGORIES = ["phone_camera", "police_evidence", "security_camera", "screenshot", "video", "other"];

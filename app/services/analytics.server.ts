@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
+import { canonicalCategory, categoryLabel } from "../lib/categories.ts";
 import { getAccountQuota } from "./quota.server.ts";
 import { windowStartDay } from "./dashboard-stats.server.ts";
 
@@ -35,6 +36,21 @@ export interface Analytics {
   categories: Ranked[];
   players: Ranked[];
   hasData: boolean;
+}
+
+const TOP = 8;
+
+/** Stored categories grouped as every screen shows them (`screenshot` with `screenshots`), labelled. */
+function rankCategories(rows: { name: string; files: number; bytes: string }[]): Ranked[] {
+  const groups = new Map<string, Ranked>();
+  for (const row of rows) {
+    const key = canonicalCategory(row.name);
+    const group = groups.get(key) ?? { name: categoryLabel(key), files: 0, bytes: 0 };
+    group.files += Number(row.files);
+    group.bytes += Number(row.bytes);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.files - a.files || a.name.localeCompare(b.name)).slice(0, TOP);
 }
 
 function dayList(days: number, now: Date): string[] {
@@ -80,8 +96,6 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
     ownFiles
       .select(["category as name", sql<number>`count(*)::int`.as("files"), sql<string>`sum(size_bytes)`.as("bytes")])
       .groupBy("category")
-      .orderBy(sql`count(*)`, "desc")
-      .limit(8)
       .execute(),
     ownFiles
       .select(["player_name as name", sql<number>`count(*)::int`.as("files"), sql<string>`sum(size_bytes)`.as("bytes")])
@@ -89,7 +103,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
       .where("player_name", "<>", "")
       .groupBy("player_name")
       .orderBy(sql`count(*)`, "desc")
-      .limit(8)
+      .limit(TOP)
       .execute(),
     db
       .selectFrom("usage_daily")
@@ -130,7 +144,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
       storagePercent: quota.quotaBytes > 0 ? Math.round((bytes / quota.quotaBytes) * 1000) / 10 : 0,
     },
     days,
-    categories: rank(categories),
+    categories: rankCategories(categories),
     players: rank(players),
     hasData: fileCount > 0 || anyUsage !== undefined,
   };

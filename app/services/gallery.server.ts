@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Db } from "../../db/index.ts";
 import type { Database } from "../../db/schema.ts";
-import { ALL_CATEGORIES } from "../lib/media-categories.ts";
+import { ALL_CATEGORIES, categoryGroupKeys } from "../lib/categories.ts";
 
 export const GALLERY_PAGE_SIZE = 24;
 export const GALLERY_MAX_PAGE_SIZE = 100;
@@ -10,7 +10,10 @@ const SEARCH_MAX_LENGTH = 200;
 export interface GalleryQuery {
   /** Matches filename, original filename or player name, case-insensitive. */
   search?: string;
-  /** A category value; absent or "all" means every category. */
+  /**
+   * A category; absent or "all" means every category. Matches its whole group as screens show it:
+   * "phone_photos" also finds files stored as "phone-photos" or "phone_camera" (app/lib/categories.ts).
+   */
   category?: string;
   /** Opaque cursor from the previous page's `nextCursor`. */
   cursor?: string | null;
@@ -103,11 +106,11 @@ export const GALLERY_SEARCH_SORT_CAP = 10_000;
 
 function galleryFilters(userId: string, query: GalleryQuery) {
   const search = normaliseSearch(query.search);
-  const category = query.category && query.category !== ALL_CATEGORIES ? query.category : null;
+  const categories = query.category && query.category !== ALL_CATEGORIES ? categoryGroupKeys(query.category) : null;
   const cursor = decodeCursor(query.cursor);
   return (eb: ExpressionBuilder<Database, "files">) => {
     const conditions: Expression<SqlBool>[] = [eb("files.user_id", "=", userId)];
-    if (category) conditions.push(eb("files.category", "=", category));
+    if (categories) conditions.push(sql<SqlBool>`replace(files.category, '-', '_') IN (${sql.join(categories)})`);
     if (search) {
       const pattern = likePattern(search);
       // Same expressions as the lower(...) trigram indexes, so the planner may use them.

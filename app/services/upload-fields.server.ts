@@ -1,6 +1,7 @@
 import { ApiError } from "../lib/api-response.ts";
+import { categorySlug, DEFAULT_CATEGORY } from "../lib/categories.ts";
 
-export const DEFAULT_CATEGORY = "other";
+export { DEFAULT_CATEGORY };
 export const METADATA_MAX_BYTES = 16 * 1024;
 
 /** What a client may say about its upload, validated; undefined means "not sent". */
@@ -18,16 +19,12 @@ export interface UploadFields {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
-/** Open set of categories, folded into a URL-safe slug: "Phone Photos" → "phone_photos". */
+/**
+ * Open set of categories, folded into a URL-safe slug: "Phone Photos" → "phone_photos". Stored as
+ * sent (not mapped to the catalogue's names): the category is part of the file's public URL.
+ */
 export function sanitiseCategory(value: string | undefined): string {
-  const slug = (value ?? "")
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "_")
-    .replace(/^[_-]+|[_-]+$/g, "")
-    .slice(0, 40)
-    .replace(/[_-]+$/, "");
-  return slug || DEFAULT_CATEGORY;
+  return categorySlug(value);
 }
 
 /** A name for display and Content-Disposition only: no path, no control characters, bounded. */

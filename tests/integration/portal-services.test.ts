@@ -203,7 +203,7 @@ describe("stats", () => {
     expect(analytics.days).toHaveLength(7);
     expect(analytics.days.at(-1)).toMatchObject({ day: today, uploads: 1, downloads: 2, downloadBytes: 3000, storedBytes: 1500 });
     expect(analytics.totals).toMatchObject({ files: 1, bytes: 1500, monthlyUploads: 1 });
-    expect(analytics.categories).toEqual([{ name: "other", files: 1, bytes: 1500 }]);
+    expect(analytics.categories).toEqual([{ name: "Other", files: 1, bytes: 1500 }]);
   });
 
   it("analytics are empty for a new account", async () => {

@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Skeleton } from "~/components/ui/skeleton";
-import { GALLERY_CATEGORY_FILTERS } from "~/lib/media-categories";
+import { ALL_CATEGORIES, type CategoryOption } from "~/lib/categories";
 import { MediaCard, type MediaCardFile } from "./media-card";
 import { MediaLightbox } from "./media-lightbox";
 
@@ -27,6 +27,8 @@ interface GalleryPageData {
 export interface GalleryViewProps extends GalleryPageData {
   q: string;
   category: string;
+  /** The named categories and the account's own, with file counts. */
+  categories: CategoryOption[];
   cursor: string | null;
   hasAnyFiles: boolean;
 }
@@ -42,7 +44,7 @@ export function GalleryView(props: GalleryViewProps) {
         <h1 className="text-2xl font-bold tracking-tight">Media Gallery</h1>
         <p className="text-muted-foreground">Browse, preview and manage every file your servers have uploaded.</p>
       </header>
-      <GalleryFilters q={props.q} category={props.category} />
+      <GalleryFilters q={props.q} category={props.category} categories={props.categories} />
       {loading ? (
         <GallerySkeleton />
       ) : (
@@ -53,7 +55,7 @@ export function GalleryView(props: GalleryViewProps) {
   );
 }
 
-function GalleryFilters({ q, category }: { q: string; category: string }) {
+function GalleryFilters({ q, category, categories }: { q: string; category: string; categories: CategoryOption[] }) {
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -88,9 +90,10 @@ function GalleryFilters({ q, category }: { q: string; category: string }) {
           onChange={(event) => submit(event.currentTarget.form, { replace: true })}
           className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          {GALLERY_CATEGORY_FILTERS.map((option) => (
+          <option value={ALL_CATEGORIES}>All Categories</option>
+          {categories.map((option) => (
             <option key={option.value} value={option.value}>
-              {option.label}
+              {option.label} ({option.files})
             </option>
           ))}
         </select>

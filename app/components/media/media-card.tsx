@@ -5,7 +5,7 @@ import { Card } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
 import { formatMegabytes } from "~/lib/file-size";
 import { copyText, formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
-import { categoryLabel } from "~/lib/media-categories";
+import { categoryLabel } from "~/lib/categories";
 import { MediaThumb } from "./media-thumb";
 
 export interface MediaCardFile {

@@ -3,7 +3,8 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { formatMegabytes } from "~/lib/file-size";
 import { formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
-import { categoryLabel, mediaKind } from "~/lib/media-categories";
+import { categoryLabel } from "~/lib/categories";
+import { mediaKind } from "~/lib/media-kind";
 import type { MediaCardFile } from "./media-card";
 
 interface MediaLightboxProps {

@@ -1,7 +1,7 @@
 import { FileText, Film, ImageOff, Music } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { thumbnailUrl } from "~/lib/file-actions";
-import { mediaKind } from "~/lib/media-categories";
+import { mediaKind } from "~/lib/media-kind";
 import { cn } from "~/lib/utils";
 
 interface MediaThumbProps {

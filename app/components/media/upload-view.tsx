@@ -10,7 +10,7 @@ import { Label } from "~/components/ui/label";
 import { Progress } from "~/components/ui/progress";
 import { formatBytes, formatMegabytes } from "~/lib/file-size";
 import { copyText } from "~/lib/file-actions";
-import { DEFAULT_UPLOAD_CATEGORY, UPLOAD_CATEGORIES } from "~/lib/media-categories";
+import { DEFAULT_CATEGORY, type CategoryOption } from "~/lib/categories";
 import { uploadFile, UploadError, type UploadedFile, type UploadHandle } from "~/lib/upload-client";
 import { MISSING_UPLOAD_INFO, NO_SERVERS_MESSAGE, UPLOAD_ACCEPT, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from "~/lib/upload-messages";
 import { cn } from "~/lib/utils";
@@ -26,6 +26,8 @@ interface UploadServer {
 export interface UploadViewProps {
   servers: UploadServer[];
   preselectedServerId: string | null;
+  /** The named categories and the account's own, under the names scripts send. */
+  categories: CategoryOption[];
 }
 
 type ItemStatus = "queued" | "uploading" | "done" | "error" | "cancelled";
@@ -42,7 +44,7 @@ interface UploadItem {
 const selectClass =
   "flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50";
 
-export function UploadView({ servers, preselectedServerId }: UploadViewProps) {
+export function UploadView({ servers, preselectedServerId, categories }: UploadViewProps) {
   if (servers.length === 0) {
     return (
       <section className="space-y-6">
@@ -62,7 +64,7 @@ export function UploadView({ servers, preselectedServerId }: UploadViewProps) {
   return (
     <section className="space-y-6">
       <UploadHeader />
-      <UploadForm servers={servers} preselectedServerId={preselectedServerId} />
+      <UploadForm servers={servers} preselectedServerId={preselectedServerId} categories={categories} />
     </section>
   );
 }
@@ -78,10 +80,10 @@ function UploadHeader() {
 
 let nextKey = 0;
 
-function UploadForm({ servers, preselectedServerId }: UploadViewProps) {
+function UploadForm({ servers, preselectedServerId, categories }: UploadViewProps) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const [serverId, setServerId] = useState(preselectedServerId ?? "");
-  const [category, setCategory] = useState(DEFAULT_UPLOAD_CATEGORY);
+  const [category, setCategory] = useState(DEFAULT_CATEGORY);
   const [playerName, setPlayerName] = useState("");
   const [playerIdentifier, setPlayerIdentifier] = useState("");
   const [isPublic, setIsPublic] = useState(() => servers.find((s) => s.id === preselectedServerId)?.defaultPublic ?? true);
@@ -225,13 +227,23 @@ function UploadForm({ servers, preselectedServerId }: UploadViewProps) {
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="upload-category">Category</Label>
-                <select id="upload-category" className={selectClass} value={category} disabled={uploading} onChange={(e) => setCategory(e.target.value)}>
-                  {UPLOAD_CATEGORIES.map((c) => (
+                <select
+                  id="upload-category"
+                  className={selectClass}
+                  value={category}
+                  disabled={uploading}
+                  aria-describedby="upload-category-hint"
+                  onChange={(e) => setCategory(e.target.value)}
+                >
+                  {categories.map((c) => (
                     <option key={c.value} value={c.value}>
                       {c.label}
                     </option>
                   ))}
                 </select>
+                <p id="upload-category-hint" className="text-xs text-muted-foreground">
+                  Stored as <code className="font-mono">{category}</code>, the name scripts send
+                </p>
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="upload-player-name">Player name (optional)</Label>

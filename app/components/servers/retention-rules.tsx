@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
-import { RETENTION_MAX_DAYS, SUGGESTED_CATEGORIES } from "~/lib/server-form";
+import { categoryLabel, type CategoryOption } from "~/lib/categories";
+import { RETENTION_MAX_DAYS } from "~/lib/server-form";
 
 function RemoveRule({ category }: { category: string }) {
   const fetcher = useFetcher<ActionResult>();
@@ -23,8 +24,11 @@ function RemoveRule({ category }: { category: string }) {
   );
 }
 
-/** Delete files of a category after N days; the retention sweep applies them. */
-export function RetentionRules({ rules }: { rules: { category: string; days: number }[] }) {
+/**
+ * Delete files of a category after N days; the retention sweep applies them. A rule matches the
+ * stored category exactly, so the picker offers the server's stored categories as they are.
+ */
+export function RetentionRules({ rules, categories }: { rules: { category: string; days: number }[]; categories: CategoryOption[] }) {
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
   useActionToast(fetcher.data);
@@ -47,6 +51,7 @@ export function RetentionRules({ rules }: { rules: { category: string; days: num
               <li key={rule.category} className="flex items-center justify-between gap-2 px-3 py-2 text-sm">
                 <span>
                   <span className="font-mono">{rule.category}</span>
+                  <span className="text-muted-foreground"> ({categoryLabel(rule.category)})</span>
                   <span className="text-muted-foreground"> deleted after </span>
                   <span className="font-medium">{rule.days} days</span>
                 </span>
@@ -69,8 +74,10 @@ export function RetentionRules({ rules }: { rules: { category: string; days: num
               aria-invalid={errors.category ? true : undefined}
             />
             <datalist id="retention-category-options">
-              {SUGGESTED_CATEGORIES.map((c) => (
-                <option key={c} value={c} />
+              {categories.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {`${c.label} · ${c.files} ${c.files === 1 ? "file" : "files"}`}
+                </option>
               ))}
             </datalist>
           </div>

@@ -1,8 +1,9 @@
 import { data } from "react-router";
 import { GalleryView } from "~/components/media/gallery-view";
-import { GALLERY_CATEGORY_FILTERS, ALL_CATEGORIES } from "~/lib/media-categories";
+import { ALL_CATEGORIES, canonicalCategory, groupedCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
-import { listGalleryFiles, normaliseSearch, userHasFiles } from "~/services/gallery.server";
+import { listStoredCategories } from "~/services/categories.server";
+import { listGalleryFiles, normaliseSearch } from "~/services/gallery.server";
 import { requireUser } from "~/services/guards.server";
 import { expiryFlags } from "~/services/retention.server";
 import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/portal-files.server";
@@ -13,21 +14,24 @@ export function meta() {
   return [{ title: pageTitle("Media Gallery") }];
 }
 
-const FILTER_VALUES = new Set(GALLERY_CATEGORY_FILTERS.map((c) => c.value));
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const params = new URL(request.url).searchParams;
   const q = normaliseSearch(params.get("q"));
-  const rawCategory = params.get("category") ?? ALL_CATEGORIES;
-  const category = FILTER_VALUES.has(rawCategory) ? rawCategory : ALL_CATEGORIES;
+  // Any category the scripts sent is a filter, read as its group (`phone_camera` → `phone_photos`).
+  const rawCategory = params.get("category")?.trim();
+  const category = !rawCategory || rawCategory === ALL_CATEGORIES ? ALL_CATEGORIES : canonicalCategory(rawCategory);
   const cursor = params.get("cursor");
-  const page = await listGalleryFiles(context.db, user.id, { search: q, category, cursor });
-  const hasAnyFiles = page.files.length > 0 || (await userHasFiles(context.db, user.id));
+  const [page, stored] = await Promise.all([
+    listGalleryFiles(context.db, user.id, { search: q, category, cursor }),
+    listStoredCategories(context.db, { userId: user.id }),
+  ]);
+  const hasAnyFiles = page.files.length > 0 || stored.length > 0;
   const expiring = await expiryFlags(context.db, page.files.map((f) => f.id));
   return {
     q,
     category,
+    categories: groupedCategoryOptions(stored, category),
     cursor,
     hasAnyFiles,
     nextCursor: page.nextCursor,

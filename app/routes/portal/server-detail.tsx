@@ -9,9 +9,11 @@ import { StatusBadge } from "~/components/servers/server-card";
 import { UploadVisibility } from "~/components/servers/upload-visibility";
 import { WebhookCard } from "~/components/servers/webhook-card";
 import { Button } from "~/components/ui/button";
+import { exactCategoryOptions } from "~/lib/categories";
 import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
+import { listStoredCategories } from "~/services/categories.server";
 import { assertSameOrigin } from "~/services/csrf.server";
 import { requireUser } from "~/services/guards.server";
 import { actionFail, actionOk } from "~/services/portal-actions.server";
@@ -38,10 +40,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const server = await findServerForViewer(context.db, user, params.serverId);
   if (!server) return data({ server: null }, { status: 404 });
-  const [usage, quota, rules] = await Promise.all([
+  const [usage, quota, rules, categories] = await Promise.all([
     getServerUsage(context.db, server.id),
     getAccountQuota(context.db, server.user_id),
     listRetentionRules(context.db, server.id),
+    listStoredCategories(context.db, { serverId: server.id }),
   ]);
   const { webhook_secret: _secret, ...visible } = server;
   return {
@@ -49,6 +52,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     usage,
     quotaGb: quota.quotaBytes / GB,
     rules,
+    categories: exactCategoryOptions(categories),
     webhookUrl: webhookUrl(context.config.appUrl, server),
   };
 }
@@ -136,7 +140,7 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { server, usage, quotaGb, rules, webhookUrl: hookUrl } = loaderData;
+  const { server, usage, quotaGb, rules, categories, webhookUrl: hookUrl } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -157,7 +161,7 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6 lg:col-span-2">
           <ServerSettingsCard server={server} />
           <UploadVisibility defaultPublic={server.default_public} />
-          <RetentionRules rules={rules} />
+          <RetentionRules rules={rules} categories={categories} />
           <WebhookCard url={hookUrl} />
         </div>
         <div className="space-y-6">

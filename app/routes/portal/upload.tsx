@@ -1,5 +1,7 @@
 import { UploadView } from "~/components/media/upload-view";
+import { exactCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
+import { listStoredCategories } from "~/services/categories.server";
 import { requireUser } from "~/services/guards.server";
 import { listServersForUser } from "~/services/servers.server";
 import type { Route } from "./+types/upload";
@@ -10,13 +12,14 @@ export function meta() {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const servers = await listServersForUser(context.db, user.id);
+  const [servers, stored] = await Promise.all([listServersForUser(context.db, user.id), listStoredCategories(context.db, { userId: user.id })]);
   const wanted = new URL(request.url).searchParams.get("server");
   const active = servers.filter((s) => s.status === "active");
   // ?server= picks one; with a single active server there is nothing to choose.
   const preselected = active.find((s) => s.id === wanted) ?? (active.length === 1 ? active[0] : null);
   return {
     preselectedServerId: preselected?.id ?? null,
+    categories: exactCategoryOptions(stored),
     servers: servers.map((s) => ({
       id: s.id,
       name: s.name,
