@@ -11,6 +11,7 @@ import proxyAddr from "proxy-addr";
 import type { ServerBuild } from "react-router";
 import { recordRequest, requestIdOf } from "./app/http/access-log.server.ts";
 import { createFilePathHandler } from "./app/http/file-path.server.ts";
+import { settleUnreadBody } from "./app/http/unread-body.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
 import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
 import { sweepOrphanBlobs } from "./app/services/orphan-sweep.server.ts";
@@ -205,7 +206,10 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const sockets = new Set<Socket>();
   // /f/ is dispatched before Express: the router, its per-request setup and the page middleware
   // cost more than serving a small file (decision record 034).
-  const server: HttpServer = http.createServer((req, res) => (CDN_PATH.test(req.url ?? "") ? serveFile(req, res) : app(req, res)));
+  const server: HttpServer = http.createServer((req, res) => {
+    settleUnreadBody(req, res);
+    return CDN_PATH.test(req.url ?? "") ? serveFile(req, res) : app(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => {
