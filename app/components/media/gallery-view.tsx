@@ -93,7 +93,7 @@ function GalleryFilters({ q, category, categories }: { q: string; category: stri
           <option value={ALL_CATEGORIES}>All Categories</option>
           {categories.map((option) => (
             <option key={option.value} value={option.value}>
-              {option.label} ({option.files})
+              {`${option.label} (${option.files})`}
             </option>
           ))}
         </select>
