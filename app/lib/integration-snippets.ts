@@ -29,7 +29,7 @@ export function uploadSnippets({ baseUrl, apiKey }: SnippetContext): Snippet[] {
       code: `curl -X POST "${baseUrl}/api/upload" \\
   -H "x-api-key: ${apiKey}" \\
   -F "file=@screenshot.png" \\
-  -F "category=phone_camera" \\
+  -F "category=phone_photos" \\
   -F "player_name=John Doe" \\
   -F "player_identifier=license:abc123" \\
   -F "is_public=true" \\
@@ -88,7 +88,7 @@ export function searchDownloadSnippets({ baseUrl, apiKey }: SnippetContext): Sni
       title: "Search (curl)",
       description: "Filters: category, player_name, player_identifier, filename, from_date, to_date, metadata; page + limit (20 by default, 100 at most).",
       language: "bash",
-      code: `curl "${baseUrl}/api/search?category=phone_camera&player_name=John&page=1&limit=20" \\
+      code: `curl "${baseUrl}/api/search?category=phone_photos&player_name=John&page=1&limit=20" \\
   -H "Authorization: Bearer ${apiKey}"`,
     },
     {
@@ -133,7 +133,7 @@ export function presignSnippets({ baseUrl, apiKey }: SnippetContext): Snippet[] 
       language: "lua",
       code: `RegisterNetEvent("myscript:requestUploadUrl", function()
   local src = source
-  PerformHttpRequest("${baseUrl}/api/upload/presign?category=phone_camera&expires_in=300", function(status, body)
+  PerformHttpRequest("${baseUrl}/api/upload/presign?category=phone_photos&expires_in=300", function(status, body)
     if status ~= 200 then return end
     TriggerClientEvent("myscript:uploadUrl", src, json.decode(body).url)
   end, "GET", "", { ["x-api-key"] = "${apiKey}" })
@@ -167,7 +167,7 @@ export function resourceConfigs({ baseUrl, apiKey }: SnippetContext, webhookHint
   PerformHttpRequest("${baseUrl}/api/upload/base64", function(status, body)
     local res = json.decode(body or "{}")
     print(status, res.url or res.error)
-  end, "POST", json.encode({ file = dataUri, category = "screenshot" }), {
+  end, "POST", json.encode({ file = dataUri, category = "screenshots" }), {
     ["Content-Type"] = "application/json",
     ["x-api-key"] = "${apiKey}",
   })
@@ -196,7 +196,7 @@ UploadMethods.Custom = {
         success = { path = "url" },
     },
     Image = {
-        url = "${baseUrl}/api/upload?category=phone_camera",
+        url = "${baseUrl}/api/upload?category=phone_photos",
         field = "file",
         headers = { ["x-api-key"] = "${apiKey}" },
         error = { path = "success", value = false },
@@ -254,7 +254,7 @@ export function sharexConfig(baseUrl: string, appName: string, apiKey: string): 
     RequestURL: `${baseUrl}/api/upload`,
     Headers: { "x-api-key": apiKey },
     Body: "MultipartFormData",
-    Arguments: { category: "screenshot" },
+    Arguments: { category: "screenshots" },
     FileFormName: "file",
     URL: "{json:url}",
     ErrorMessage: "{json:error}",
