@@ -1,3 +1,4 @@
+import { NAMED_CATEGORIES } from "~/lib/categories";
 import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
@@ -45,7 +46,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           head={["Field", "Required", "Description"]}
           rows={[
             [<C key="f">file</C>, "yes", "The file. Any field name works: file, files[], image, video, recording…"],
-            [<C key="f">category</C>, "no", "Free text such as phone_photos, police_evidence, screenshots, security_camera. Default other"],
+            [<C key="f">category</C>, "no", <span key="c">Any name, e.g. <C>phone_photos</C> or <C>screenshots</C>: see <a href="#categories" className="text-primary underline underline-offset-4">Categories</a>. Default <C>other</C></span>],
             [<C key="f">is_public</C>, "no", "\"true\" or \"false\". Default: the server's setting (public for new servers)"],
             [<C key="f">player_name</C>, "no", "Who took it, for search and the portal"],
             [<C key="f">player_identifier</C>, "no", "e.g. license:…, for search"],
@@ -72,6 +73,25 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
             max_size_mb: maxUploadMb,
             file_size_mb: 61.2,
           }}
+        />
+      </DocSection>
+
+      <DocSection id="categories" title="Categories">
+        <p>
+          <C>category</C> is an open set: send any name your script uses. It is stored as a lower-case slug (letters, digits, <C>_</C> and <C>-</C>, up to
+          40 characters, so <C>Phone Photos</C> becomes <C>phone_photos</C>), it is part of the file&apos;s URL, and search and retention rules match it
+          exactly. The portal labels the names below and lists every other category your files use under its own name, with its file count. In the
+          gallery filter and analytics, the spellings in the last column (and <C>-</C> for <C>_</C>) are shown together with their name.
+        </p>
+        <Table
+          caption="Named categories"
+          head={["Category", "Shown as", "For", "Shown with it"]}
+          rows={NAMED_CATEGORIES.map((c) => [
+            <C key="n">{c.name}</C>,
+            c.label,
+            c.description,
+            c.aliases.length ? <C key="a">{c.aliases.join(", ")}</C> : "",
+          ])}
         />
       </DocSection>
 
