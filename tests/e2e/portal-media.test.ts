@@ -46,7 +46,7 @@ describe("media screens as a new user", () => {
     expect(await page.getByLabel("Category").inputValue()).toBe("other");
     await page.getByLabel("or choose files").setInputFiles(pngPath);
     await page.getByLabel("Player name (optional)").fill("John Doe");
-    await page.getByLabel("Category").selectOption("screenshot");
+    await page.getByLabel("Category").selectOption("screenshots");
     await shoot(page, "upload-ready-desktop");
 
     // Throttle the upload so the real XHR progress is observable.
@@ -69,7 +69,7 @@ describe("media screens as a new user", () => {
     // New servers store PNG/JPEG screenshots as WebP (convert_to_webp is on by default).
     expect(await result.textContent()).toContain("image/webp");
     const publicUrl = await page.getByLabel("Public URL of bank-heist.png").inputValue();
-    expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshot/`));
+    expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshots/`));
     await shoot(page, "upload-done-desktop");
 
     const file = await server.ctx.db.selectFrom("files").selectAll().where("user_id", "=", member.user.id).executeTakeFirstOrThrow();
