@@ -3,6 +3,8 @@
  * every answer they get against it, so it stays true.
  */
 
+import { NAMED_CATEGORIES } from "./categories.ts";
+
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -239,7 +241,10 @@ const uploadFields: Schema = {
   properties: {
     file: { type: "string", format: "binary" },
     server_id: { type: "string", description: "Optional; when sent it must be the key's server" },
-    category: { type: "string", description: "Open set, sanitised to [a-z0-9_-]{1,40}; default other" },
+    category: {
+      type: "string",
+      description: `Open set, sanitised to [a-z0-9_-]{1,40} and stored as sent; default other. Named: ${NAMED_CATEGORIES.map((c) => c.name).join(", ")}`,
+    },
     is_public: { enum: ["true", "false"], description: "Absent: the server's default" },
     player_name: { type: "string" },
     player_identifier: { type: "string" },
