@@ -13,14 +13,11 @@ const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 64 * 1024;
 /** Room for multipart boundaries, part headers and every text field around the file bytes. */
 const MULTIPART_OVERHEAD = 1024 * 1024 + MAX_FIELDS * MAX_FIELD_BYTES;
-/**
- * How far past its ceiling a refused multipart body is still read and discarded, so a client that is
- * nearly done sending reads the JSON answer rather than a connection reset; further bytes cut it.
- */
-const DRAIN_GRACE = 1024 * 1024;
 const JSON_OVERHEAD = 64 * 1024;
-/** JSON, data-URI and base64 keys clients put the file in. */
+/** JSON, form and base64 keys clients put the file in. */
 const BASE64_KEYS = ["base64", "file", "data", "image", "video", "audio", "content", "screenshot"];
+/** A form body naming one of BASE64_KEYS; never bare base64, whose only "=" is trailing padding. */
+const FORM_WITH_FILE = new RegExp(`(?:^|&)(?:${BASE64_KEYS.join("|")})=`);
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const DATA_URI = /^data:([^;,]*)((?:;[^;,]*)*?);base64,/i;
 
@@ -37,6 +34,8 @@ export interface ReceiveOptions {
   kind?: UploadBodyKind;
   /** A multipart body without file parts is fine (Discord webhook messages without attachments). */
   allowNoFiles?: boolean;
+  /** At most this many file parts (a presigned URL takes one); MAX_FILES_PER_REQUEST by default. */
+  maxFiles?: number;
 }
 
 function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "text" | "raw" {
@@ -79,31 +78,31 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
   const kind = kindOf(contentType, options.kind ?? "any");
   const declared = Number(request.headers.get("content-length") ?? NaN);
   const cap = bodyCap(kind, target.maxBytes);
-  if (Number.isFinite(declared) && declared > cap) {
-    const error = tooLarge(kind, target.maxBytes, declared);
-    // Nothing of the body is read; closing the connection after the answer ends it.
-    throw new ApiError(error.status, error.code, error.message, error.details, { Connection: "close" });
-  }
+  // Nothing of the body is read; the host (unread-body.server.ts) closes the connection after the answer.
+  if (Number.isFinite(declared) && declared > cap) throw tooLarge(kind, target.maxBytes, declared);
   const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
   // The boundary is case-sensitive (browsers send "----WebKitFormBoundaryAbC…"): hand busboy the header as sent.
   if (kind === "multipart") {
-    return receiveMultipart(ctx, request, target, { query, contentType: request.headers.get("content-type") ?? "", cap, allowNoFiles: options.allowNoFiles ?? false });
+    return receiveMultipart(ctx, request, target, {
+      query,
+      contentType: request.headers.get("content-type") ?? "",
+      cap,
+      allowNoFiles: options.allowNoFiles ?? false,
+      maxFiles: options.maxFiles ?? MAX_FILES_PER_REQUEST,
+    });
   }
+  // What is left of a refused body is the host's to discard (unread-body.server.ts); cancelling the
+  // stream here would destroy the connection before the answer is out.
   const body = requireBody(request);
-  try {
-    if (kind === "raw") {
-      const name = sanitiseDisplayName(request.headers.get("x-filename") ?? undefined);
-      const upload = await storeUpload(ctx, target, body.values({ preventCancel: true }), {
-        category: query.category,
-        clientFilename: query.filename ?? name,
-      });
-      return { uploads: [upload], fields: query, formFields: {} };
-    }
-    return await receiveText(ctx, body, target, query, cap);
-  } catch (error) {
-    void drain(body, cap);
-    throw error;
+  if (kind === "raw") {
+    const name = sanitiseDisplayName(request.headers.get("x-filename") ?? undefined);
+    const upload = await storeUpload(ctx, target, body.values({ preventCancel: true }), {
+      category: query.category,
+      clientFilename: query.filename ?? name,
+    });
+    return { uploads: [upload], fields: query, formFields: {} };
   }
+  return receiveText(ctx, body, target, { query, cap, contentType });
 }
 
 /** Receive, then commit: the whole upload request, all files or none. */
@@ -127,16 +126,17 @@ interface MultipartOptions {
   contentType: string;
   cap: number;
   allowNoFiles: boolean;
+  maxFiles: number;
 }
 
-function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, allowNoFiles }: MultipartOptions): Promise<ReceivedUpload> {
+function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
   const source = Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
       headers: { "content-type": contentType },
       defParamCharset: "utf8",
-      limits: { files: MAX_FILES_PER_REQUEST, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: 200, headerPairs: 50 },
+      limits: { files: maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: 200, headerPairs: 50 },
     });
   } catch {
     throw new ApiError(400, "invalid_request", "Malformed multipart body");
@@ -177,18 +177,14 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     if (failure) return;
     failure = error;
     active?.destroy();
-    // Discard the rest of the body (see drain) while the answer goes out.
+    // Stop reading: the host discards or cuts the rest of the body once the answer is out.
     source.unpipe(parser);
-    source.resume();
+    source.pause();
     void finish();
   };
   source.on("data", (chunk: Buffer) => {
     received += chunk.length;
-    if (failure) {
-      if (received > cap + DRAIN_GRACE) source.destroy();
-    } else if (received > cap) {
-      fail(tooLarge("multipart", target.maxBytes, received));
-    }
+    if (!failure && received > cap) fail(tooLarge("multipart", target.maxBytes, received));
   });
 
   parser.on("field", (name, value, info) => {
@@ -215,7 +211,9 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     );
     pending.push(task);
   });
-  parser.on("filesLimit", () => fail(new ApiError(400, "invalid_request", `At most ${MAX_FILES_PER_REQUEST} files per request`)));
+  parser.on("filesLimit", () =>
+    fail(new ApiError(400, "invalid_request", maxFiles === 1 ? "Send one file per request" : `At most ${maxFiles} files per request`, { max_files: maxFiles })),
+  );
   parser.on("error", () => fail(new ApiError(400, "invalid_request", "Malformed multipart body")));
   parser.on("close", () => {
     if (!failure) void finish();
@@ -226,26 +224,6 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
   });
   source.pipe(parser);
   return done;
-}
-
-/**
- * Reads and discards the rest of a refused body, so the client (still sending) gets to read the
- * answer instead of a connection reset; past `limit` bytes the connection is cut after all.
- */
-async function drain(body: ReadableStream<Uint8Array>, limit: number): Promise<void> {
-  let seen = 0;
-  try {
-    const reader = body.getReader();
-    for (let next = await reader.read(); !next.done; next = await reader.read()) {
-      seen += next.value.length;
-      if (seen > limit) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away or the body was already consumed: nothing left to drain.
-  }
 }
 
 async function readCapped(body: ReadableStream<Uint8Array>, cap: number, maxBytes: number): Promise<string> {
@@ -276,26 +254,49 @@ function decodeBase64(value: string, maxBytes: number): { bytes: Buffer; mime?: 
   return { bytes, mime };
 }
 
-async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, target: UploadTarget, query: UploadFields, cap: number): Promise<ReceivedUpload> {
-  const text = (await readCapped(body, cap, target.maxBytes)).trim();
-  if (!text) throw new ApiError(400, "missing_file", "No file provided");
-  let payload: string;
-  let fields = query;
-  if (text.startsWith("{")) {
-    let json: Record<string, unknown>;
+interface TextOptions {
+  query: UploadFields;
+  cap: number;
+  contentType: string;
+}
+
+/** The file and the other fields of a text body, whichever shape a client sent. */
+function parseTextBody(text: string, contentType: string): { payload: string; rest: Record<string, unknown> } {
+  if (contentType.startsWith("application/x-www-form-urlencoded") || (!text.startsWith("data:") && FORM_WITH_FILE.test(text))) {
+    const form = Object.fromEntries(new URLSearchParams(text));
+    const key = BASE64_KEYS.find((k) => form[k]);
+    if (!key) throw new ApiError(400, "missing_file", `No file provided (send it as base64 or a data URI in the form field file or data)`);
+    const { [key]: payload, ...rest } = form;
+    // A client that builds the body by hand leaves base64's "+" unescaped, which decodes as a space.
+    return { payload: payload!.replace(/ /g, "+"), rest };
+  }
+  if (text.startsWith("{") || text.startsWith('"')) {
+    let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
       throw new ApiError(400, "invalid_request", "The body is not valid JSON");
     }
-    const key = BASE64_KEYS.find((k) => typeof json[k] === "string" && json[k]);
+    if (typeof json === "string") return { payload: json, rest: {} };
+    if (!json || typeof json !== "object" || Array.isArray(json)) throw new ApiError(400, "invalid_request", "The body must be a JSON object or string");
+    const object = json as Record<string, unknown>;
+    const key = BASE64_KEYS.find((k) => typeof object[k] === "string" && object[k]);
     if (!key) throw new ApiError(400, "missing_file", `No file provided (send it as base64 or a data URI in one of: ${BASE64_KEYS.slice(0, 3).join(", ")})`);
-    payload = json[key] as string;
-    const { [key]: _file, ...rest } = json;
-    fields = mergeFields(query, parseUploadFields(rest));
-  } else {
-    payload = text;
+    const { [key]: payload, ...rest } = object;
+    return { payload: payload as string, rest };
   }
+  return { payload: text, rest: {} };
+}
+
+/**
+ * A text body: JSON `{file|data|base64…: data URI or base64, fields…}` or a JSON string, an
+ * x-www-form-urlencoded form with the same keys, or the bare data URI or base64 (any content type).
+ */
+async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, target: UploadTarget, { query, cap, contentType }: TextOptions): Promise<ReceivedUpload> {
+  const text = (await readCapped(body, cap, target.maxBytes)).trim();
+  if (!text) throw new ApiError(400, "missing_file", "No file provided");
+  const { payload, rest } = parseTextBody(text, contentType);
+  const fields = mergeFields(query, parseUploadFields(rest));
   const { bytes } = decodeBase64(payload, target.maxBytes);
   const upload = await storeUpload(ctx, target, Readable.from([bytes]), { category: fields.category, clientFilename: fields.filename });
   return { uploads: [upload], fields, formFields: {} };

@@ -158,12 +158,21 @@ const schemas: Record<string, Schema> = {
   },
   PresignSuccess: {
     type: "object",
-    required: ["success", "url", "presignedUrl", "expires_at", "expires_in", "data"],
+    description:
+      "url, presignedUrl, upload_url and upload are where to send the file; result, public_url, fileUrl, data.url and data.public_url are " +
+      "the public URL the file will have, fixed now (LB Phone's GetPresignedUrl returns { upload, result }).",
+    required: ["success", "url", "presignedUrl", "upload", "result", "public_url", "category", "filename", "expires_at", "expires_in", "data"],
     properties: {
       success: { const: true },
       url: { type: "string", format: "uri" },
       presignedUrl: { type: "string", format: "uri" },
       upload_url: { type: "string", format: "uri" },
+      upload: { type: "string", format: "uri" },
+      result: { type: "string", format: "uri" },
+      public_url: { type: "string", format: "uri" },
+      fileUrl: { type: "string", format: "uri" },
+      category: { type: "string" },
+      filename: { type: "string", description: "The stored name the file will have; its extension comes from mime_type when sent" },
       method: { type: "string" },
       methods: { type: "array", items: { type: "string" } },
       field: { type: "string" },
@@ -171,8 +180,14 @@ const schemas: Record<string, Schema> = {
       expires_at: { type: "string", format: "date-time" },
       data: {
         type: "object",
-        required: ["url", "presignedUrl"],
-        properties: { url: { type: "string" }, presignedUrl: { type: "string" }, expires_at: { type: "string" } },
+        required: ["url", "public_url", "presignedUrl"],
+        properties: {
+          url: { type: "string", description: "The public URL the file will have" },
+          public_url: { type: "string" },
+          presignedUrl: { type: "string", description: "Where to send the file" },
+          upload_url: { type: "string" },
+          expires_at: { type: "string" },
+        },
       },
     },
   },
@@ -215,7 +230,7 @@ const json = (schema: Schema, description: string) => ({ description, content: {
 const err = (description: string) => json(ref("Error"), description);
 const binary = (description: string) => ({ description, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } });
 
-const keyed = [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }];
+const keyed = [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }, { ApiKeyQueryApi: [] }, { ApiKeyQueryKey: [] }, { ApiKeyQueryToken: [] }];
 const keyedErrors = {
   "400": err("Missing or invalid fields"),
   "401": err("Missing, invalid, revoked or expired API key"),
@@ -269,12 +284,35 @@ const base64Body: Schema = {
     server_id: { type: "string" },
   },
 };
+const formBody: Schema = {
+  type: "object",
+  description:
+    "The file as a data URI or bare base64 in file or data (also base64, image); a '+' that arrived as a space is read as '+'. " +
+    "Other fields as in multipart.",
+  properties: {
+    file: { type: "string" },
+    data: { type: "string" },
+    filename: { type: "string" },
+    category: { type: "string" },
+    is_public: { enum: ["true", "false"] },
+    player_name: { type: "string" },
+    player_identifier: { type: "string" },
+    metadata: { type: "string", description: "A JSON object, at most 16 KB" },
+    server_id: { type: "string" },
+  },
+};
 const uploadBody = {
   required: true,
   content: {
     "multipart/form-data": { schema: uploadFields },
-    "application/json": { schema: base64Body },
-    "text/plain": { schema: { type: "string", description: "A data URI (data:image/png;base64,...), for Lua PerformHttpRequest" } },
+    "application/json": { schema: { oneOf: [base64Body, { type: "string", description: "A JSON string holding a data URI or bare base64" }] } },
+    "application/x-www-form-urlencoded": { schema: formBody },
+    "text/plain": {
+      schema: {
+        type: "string",
+        description: "A data URI (data:image/png;base64,...) or bare base64, for Lua PerformHttpRequest; also read from a body with no Content-Type",
+      },
+    },
     "application/octet-stream": { schema: { type: "string", format: "binary", description: "Raw bytes; name and fields in the query string" } },
   },
 };
@@ -311,7 +349,7 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
       version,
       description:
         "Uploads, search and downloads for game-server scripts. Send the API key as x-api-key, Authorization: Bearer <key>, " +
-        "Authorization: <key>, Authorization: Key <key>, or ?apiKey= / ?api_key=. Every answer is JSON (files excepted); errors carry " +
+        "Authorization: <key>, Authorization: Key <key>, or in the query as ?apiKey=, ?api_key=, ?api=, ?key= or ?token=. Every answer is JSON (files excepted); errors carry " +
         "success=false, status=error, error, message and a machine-readable code. CORS is open to any origin.",
     },
     servers: [{ url: serverUrl }],
@@ -320,7 +358,10 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
       securitySchemes: {
         ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
         BearerKey: { type: "http", scheme: "bearer" },
-        ApiKeyQuery: { type: "apiKey", in: "query", name: "apiKey" },
+        ApiKeyQuery: { type: "apiKey", in: "query", name: "apiKey", description: "Also api_key" },
+        ApiKeyQueryApi: { type: "apiKey", in: "query", name: "api", description: "LB Phone's custom-upload URL template" },
+        ApiKeyQueryKey: { type: "apiKey", in: "query", name: "key" },
+        ApiKeyQueryToken: { type: "apiKey", in: "query", name: "token" },
       },
     },
     paths: {
@@ -351,6 +392,13 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
             { name: "player_name", in: "query", required: false, schema: { type: "string" } },
             { name: "player_identifier", in: "query", required: false, schema: { type: "string" } },
             { name: "max_size_mb", in: "query", required: false, schema: { type: "number" } },
+            {
+              name: "mime_type",
+              in: "query",
+              required: false,
+              description: "The type the client will send (image/webp, video/webm, or an extension): the promised name's extension. Also content_type, fileType",
+              schema: { type: "string" },
+            },
           ],
           responses: { "200": json(ref("PresignSuccess"), "The upload URL"), ...keyedErrors },
         },
@@ -362,13 +410,13 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
       },
       "/api/upload/presigned/{token}": {
         post: {
-          summary: "Upload with a presigned URL (multipart), once, with no key",
+          summary: "Upload with a presigned URL (multipart, one file), once, with no key; the file lands at the presign answer's result",
           parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
           requestBody: uploadBody,
           responses: { ...upload201, ...uploadErrors, "403": err("The URL was already used or has expired") },
         },
         put: {
-          summary: "Upload with a presigned URL (raw bytes), once, with no key",
+          summary: "Upload with a presigned URL (raw bytes), once, with no key; the file lands at the presign answer's result",
           parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
           requestBody: { required: true, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
           responses: { ...upload201, ...uploadErrors, "403": err("The URL was already used or has expired") },

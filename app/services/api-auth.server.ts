@@ -21,9 +21,13 @@ export interface ApiCaller {
 
 const AUTH_SCHEMES = /^(bearer|key|token|apikey)\s+/i;
 
+/** Query parameters a key may come in, in order: LB Phone's URL template uses `?api=`, others `?key=`/`?token=`. */
+export const API_KEY_QUERY_PARAMS = ["apiKey", "api_key", "apikey", "api", "key", "token"] as const;
+
 /**
  * The key from wherever clients put it: `x-api-key`, `Authorization: Bearer|Key <key>` or the bare
- * key, `?apiKey=` / `?api_key=`. Values are trimmed; the first place that has one wins.
+ * key, `?apiKey=` / `?api_key=` / `?api=` / `?key=` / `?token=`. Values are trimmed; the first
+ * place that has one wins.
  */
 export function extractApiKey(headers: Headers, query: URLSearchParams): string | null {
   const header = headers.get("x-api-key")?.trim();
@@ -33,8 +37,11 @@ export function extractApiKey(headers: Headers, query: URLSearchParams): string 
     const value = authorization.replace(AUTH_SCHEMES, "").trim();
     if (value) return value;
   }
-  const fromQuery = (query.get("apiKey") ?? query.get("api_key") ?? query.get("apikey"))?.trim();
-  return fromQuery || null;
+  for (const name of API_KEY_QUERY_PARAMS) {
+    const value = query.get(name)?.trim();
+    if (value) return value;
+  }
+  return null;
 }
 
 export interface AuthenticateOptions {

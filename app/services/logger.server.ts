@@ -11,7 +11,7 @@ export function createLogger(level: string): Logger {
 }
 
 /** Query parameters that carry secrets; logged URLs never include their values. */
-const SECRET_PARAMS = /([?&](?:apiKey|api_key|token|key)=)[^&]*/gi;
+const SECRET_PARAMS = /([?&](?:apiKey|api_key|api|token|key)=)[^&]*/gi;
 
 export function redactUrl(url: string): string {
   return url.replace(SECRET_PARAMS, "$1[redacted]");

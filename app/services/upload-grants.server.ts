@@ -2,15 +2,21 @@ import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 import { ApiError } from "../lib/api-response.ts";
 import { randomString, sha256Hex } from "./ids.server.ts";
-import { sanitiseCategory } from "./upload-fields.server.ts";
+import { DEFAULT_CATEGORY, sanitiseCategory } from "./upload-fields.server.ts";
+import { newStoredName } from "./uploads.server.ts";
 
 export const PRESIGN_DEFAULT_SECONDS = 300;
 export const PRESIGN_MAX_SECONDS = 3600;
 const MB = 1024 * 1024;
 
-/** What a presigned URL is bound to, fixed by the server that asked for it. */
+/**
+ * What a presigned URL is bound to, fixed by the server that asked for it. `category` and
+ * `filename` are where the file will be, so the presign answer can name its public URL (grants made
+ * before that have neither: their upload gets a generated name).
+ */
 export interface GrantConstraints {
   category?: string;
+  filename?: string;
   player_name?: string;
   player_identifier?: string;
   max_bytes?: number;
@@ -22,6 +28,35 @@ export interface PresignInput {
   playerName?: unknown;
   playerIdentifier?: unknown;
   maxSizeMb?: unknown;
+  /** The type the client will send (a MIME type or an extension), for the promised name's extension. */
+  fileType?: unknown;
+}
+
+/** Extensions whose MIME subtype says something else; any other subtype is its own extension. */
+const SUBTYPE_EXTENSIONS: Record<string, string> = {
+  jpeg: "jpg",
+  mpeg: "mp3",
+  quicktime: "mov",
+  "x-matroska": "mkv",
+  "x-msvideo": "avi",
+  plain: "txt",
+  "x-wav": "wav",
+  wave: "wav",
+};
+
+/**
+ * The extension of the promised name: from "image/webp", "audio/webm;codecs=opus" or "webp". A
+ * bare kind ("image", as LB Phone says) or anything else names no extension; the file's real type
+ * is still taken from its bytes.
+ */
+export function extensionForType(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const type = value.trim().toLowerCase().split(";")[0]!.trim();
+  const subtype = type.includes("/") ? type.split("/")[1]! : type.replace(/^\./, "");
+  if (!type.includes("/") && !/^\.?[a-z0-9]{2,5}$/.test(type)) return undefined;
+  if (["image", "video", "audio"].includes(subtype)) return undefined;
+  const ext = SUBTYPE_EXTENSIONS[subtype] ?? subtype;
+  return /^[a-z0-9]{1,8}$/.test(ext) ? ext : undefined;
 }
 
 function optionalText(value: unknown, field: string, max: number): string | undefined {
@@ -39,7 +74,7 @@ function positiveNumber(value: unknown, field: string): number | undefined {
   return n;
 }
 
-/** Validates a presign request: expiry 1..3600 s (default 300), optional bindings. */
+/** Validates a presign request: expiry 1..3600 s (default 300), optional bindings; fixes where the file will be. */
 export function parsePresignInput(input: PresignInput, serverMaxBytes: number): { expiresIn: number; constraints: GrantConstraints } {
   const expiresIn = positiveNumber(input.expiresIn, "expires_in") ?? PRESIGN_DEFAULT_SECONDS;
   if (!Number.isInteger(expiresIn) || expiresIn > PRESIGN_MAX_SECONDS) {
@@ -48,7 +83,8 @@ export function parsePresignInput(input: PresignInput, serverMaxBytes: number): 
   const category = optionalText(input.category, "category", 200);
   const maxSizeMb = positiveNumber(input.maxSizeMb, "max_size_mb");
   const constraints: GrantConstraints = {
-    category: category === undefined ? undefined : sanitiseCategory(category),
+    category: category === undefined ? DEFAULT_CATEGORY : sanitiseCategory(category),
+    filename: newStoredName(extensionForType(input.fileType)),
     player_name: optionalText(input.playerName, "player_name", 100),
     player_identifier: optionalText(input.playerIdentifier, "player_identifier", 200),
     max_bytes: maxSizeMb === undefined ? undefined : Math.min(Math.floor(maxSizeMb * MB), serverMaxBytes),

@@ -26,8 +26,11 @@ export interface UploadTarget {
   /** servers.strip_metadata and servers.convert_to_webp, for the processing seam. */
   stripMetadata: boolean;
   convertToWebp: boolean;
-  /** Values a presigned grant fixed; they win over what the client sends. */
-  forced?: { category?: string; playerName?: string; playerIdentifier?: string };
+  /**
+   * Values a presigned grant fixed; they win over what the client sends. `filename` is the stored
+   * name the grant promised (its public URL was answered before the bytes existed).
+   */
+  forced?: { category?: string; filename?: string; playerName?: string; playerIdentifier?: string };
 }
 
 export interface StoredVariant {
@@ -90,8 +93,10 @@ function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
   });
 }
 
-function newStoredName(ext: string): string {
-  return `${randomString(20, "0123456789abcdefghijklmnopqrstuvwxyz")}.${ext}`;
+/** A generated stored name; without an extension when the type is not known yet (a presigned grant). */
+export function newStoredName(ext?: string): string {
+  const stem = randomString(20, "0123456789abcdefghijklmnopqrstuvwxyz");
+  return ext ? `${stem}.${ext}` : stem;
 }
 
 async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -148,7 +153,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   }
 
   const category = target.forced?.category ?? hints.category ?? DEFAULT_CATEGORY;
-  const filename = newStoredName(type.ext);
+  const filename = target.forced?.filename ?? newStoredName(type.ext);
   const storageKey = `${target.serverId}/${category}/${filename}`;
   const body = done ? prepend(head, (async function* () {})()) : prepend(head, iterator);
   let put;

@@ -2,6 +2,7 @@ import { apiSuccess } from "~/lib/api-response";
 import { readSmallBody } from "~/http/small-body.server";
 import { requireActiveServer } from "~/services/api-auth.server";
 import { withApiKey } from "~/services/api-route.server";
+import { fileUrl } from "~/services/file-views.server";
 import { createUploadGrant, parsePresignInput } from "~/services/upload-grants.server";
 import { loadUploadTarget } from "~/services/uploads.server";
 import type { Route } from "./+types/upload-presign";
@@ -21,21 +22,31 @@ async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs
         playerName: input.player_name ?? input.playerName,
         playerIdentifier: input.player_identifier ?? input.playerIdentifier,
         maxSizeMb: input.max_size_mb ?? input.maxSizeMb,
+        fileType: input.mime_type ?? input.mimeType ?? input.content_type ?? input.contentType ?? input.file_type ?? input.fileType,
       },
       target.maxBytes,
     );
     const { token, expiresAt } = await createUploadGrant(context.db, { serverId: caller.serverId, apiKeyId: caller.keyId, expiresIn, constraints });
     const url = `${context.config.appUrl}/api/upload/presigned/${token}`;
+    // Where the file will be, known now: LB Phone's GetPresignedUrl hands it to the phone as `result`.
+    const place = { server_id: caller.serverId, category: constraints.category!, filename: constraints.filename! };
+    const publicUrl = fileUrl(context.config.cdnBaseUrl, place);
     return apiSuccess({
       url,
       presignedUrl: url,
       upload_url: url,
+      upload: url,
+      result: publicUrl,
+      public_url: publicUrl,
+      fileUrl: publicUrl,
+      category: place.category,
+      filename: place.filename,
       method: "POST",
       methods: ["POST", "PUT"],
       field: "file",
       expires_in: expiresIn,
       expires_at: expiresAt.toISOString(),
-      data: { url, presignedUrl: url, expires_at: expiresAt.toISOString() },
+      data: { url: publicUrl, public_url: publicUrl, presignedUrl: url, upload_url: url, expires_at: expiresAt.toISOString() },
     });
   });
 }

@@ -1,5 +1,5 @@
 import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
-import { handleUpload } from "~/http/upload-request.server";
+import { finishUpload, receiveUpload } from "~/http/upload-request.server";
 import { runApi } from "~/services/api-route.server";
 import { uploadResponseBody } from "~/services/file-views.server";
 import { claimUploadGrant, releaseUploadGrant } from "~/services/upload-grants.server";
@@ -15,10 +15,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!grant) throw new ApiError(403, "invalid_upload_url", "This upload URL has expired or has already been used");
     try {
       const target = await prepareUploadTarget(context, grant.server_id);
-      const { category, player_name, player_identifier, max_bytes } = grant.constraints;
+      const { category, filename, player_name, player_identifier, max_bytes } = grant.constraints;
       target.maxBytes = Math.min(target.maxBytes, max_bytes ?? target.maxBytes);
-      target.forced = { category, playerName: player_name, playerIdentifier: player_identifier };
-      const files = await handleUpload(context, request, target, request.method === "PUT" ? "raw" : "any");
+      target.forced = { category, filename, playerName: player_name, playerIdentifier: player_identifier };
+      // The presign answer promised this file's URL: a WebP copy would change its name.
+      if (filename) target.convertToWebp = false;
+      const { uploads, fields } = await receiveUpload(context, request, target, { kind: request.method === "PUT" ? "raw" : "any", maxFiles: 1 });
+      const files = await finishUpload(context, target, uploads, fields);
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
     } catch (error) {
       await releaseUploadGrant(context.db, grant.id);
