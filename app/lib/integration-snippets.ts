@@ -214,24 +214,21 @@ UploadMethods.Custom = {
     {
       id: "lb-phone-presigned",
       title: "LB Phone (presigned)",
-      description: "Keeps the key off players' machines: the server hands the phone a one-time URL for each upload.",
+      description:
+        "Keeps the key off players' machines: for each upload the server hands the phone a one-time upload URL and the link the file will have. Set Config.UploadMethod.* to \"Presigned\".",
       language: "lua",
       code: `-- server side (e.g. lb-phone/server/custom/upload.lua)
-lib.callback.register("stash:getUploadUrl", function(source, kind)
+local CATEGORIES = { Image = "phone_photos", Video = "phone_videos", Audio = "phone_audio" }
+
+function GetPresignedUrl(source, uploadType)
   local p = promise.new()
-  PerformHttpRequest("${baseUrl}/api/upload/presign?category=phone_" .. kind, function(status, body)
-    p:resolve(status == 200 and json.decode(body).url or nil)
+  PerformHttpRequest("${baseUrl}/api/upload/presign?category=" .. (CATEGORIES[uploadType] or "other"), function(status, body)
+    local res = status == 200 and json.decode(body) or nil
+    -- upload: where the phone POSTs or PUTs the file; result: where the file will be
+    p:resolve(res and { upload = res.upload, result = res.result } or nil)
   end, "GET", "", { ["x-api-key"] = "${apiKey}" })
   return Citizen.Await(p)
-end)
-
--- lb-phone/shared/upload.lua: upload to the URL the callback returns
-UploadMethods.Custom.Image = {
-    url = function() return lib.callback.await("stash:getUploadUrl", false, "camera") end,
-    field = "file",
-    error = { path = "success", value = false },
-    success = { path = "url" },
-}`,
+end`,
     },
     {
       id: "discord-webhook",

@@ -104,8 +104,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <Curl name="base64Json" bases={bases} />
         <SnippetBlock snippet={luaBase64Upload(bases)} />
         <p>
-          Two shorter forms for clients that cannot build JSON either: the data URI as the whole body, or the raw bytes with the file type as{" "}
-          <C>Content-Type</C> and the name in <C>X-Filename</C>. The other fields then go in the query string.
+          Shorter forms for clients that cannot build JSON either: a form body (<C>application/x-www-form-urlencoded</C>) with the data URI or
+          base64 in <C>file</C> or <C>data</C> and the other fields beside it (a <C>+</C> left unescaped is read as <C>+</C>); the data URI or bare
+          base64 as the whole body, whatever its <C>Content-Type</C>; or the raw bytes with the file type as <C>Content-Type</C> and the name in{" "}
+          <C>X-Filename</C>. For the last two, the other fields go in the query string.
         </p>
         <Curl name="rawDataUri" bases={bases} />
         <Curl name="rawBytes" bases={bases} />
@@ -116,7 +118,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           When a player&apos;s client must upload directly (a phone camera, a NUI page), your server asks for a single-use URL and hands it to the
           client. The client uploads with no key at all: <C>PUT</C> the raw bytes, or <C>POST</C> multipart as usual. The URL is valid for{" "}
           <C>expires_in</C> seconds (default 300, at most 3600) and can pin <C>category</C>, <C>player_name</C>, <C>player_identifier</C> and a
-          lower <C>max_size_mb</C>; the answer&apos;s <C>url</C> is the address to upload to.
+          lower <C>max_size_mb</C>; the answer&apos;s <C>url</C> (also <C>upload</C>, <C>presignedUrl</C>) is the address to upload to. The answer
+          also names the link the file will have, before it exists: <C>result</C>, <C>public_url</C>, <C>data.url</C>. The file lands exactly
+          there (one file per URL; send <C>mime_type</C>, e.g. <C>image/webp</C>, to give the link its extension). LB Phone&apos;s presigned method
+          takes exactly this pair: see <a href="#guide-lb-phone" className="text-primary underline underline-offset-4">LB Phone</a>.
         </p>
         <Curl name="presign" bases={bases} />
         <Curl name="presignedPut" bases={bases} />

@@ -29,7 +29,9 @@ export function GettingStarted({ bases, appName }: { bases: Bases; appName: stri
       <DocSection id="authentication" title="Authentication">
         <p>
           Send your API key in the <C>x-api-key</C> header. <C>Authorization: Bearer YOUR_API_KEY</C> works too, for scripts that only let you set an
-          Authorization header. A key belongs to one server, so you never need to send <C>server_id</C>; if you do, it must match the key&apos;s server.
+          Authorization header; <C>Authorization: Key YOUR_API_KEY</C> and the bare key work as well. Where only the URL can be set, put the key in the
+          query as <C>?api=</C> (LB Phone&apos;s URL template), <C>?apiKey=</C>, <C>?api_key=</C>, <C>?key=</C> or <C>?token=</C>; it never appears in
+          the logs. A key belongs to one server, so you never need to send <C>server_id</C>; if you do, it must match the key&apos;s server.
         </p>
         <Curl name="authBearer" bases={bases} />
         <p>A missing, revoked or mistyped key answers 401 with a JSON error:</p>

@@ -1,5 +1,5 @@
 import type { Bases } from "~/lib/content/api-examples";
-import { jsUpload, lbPhoneUpload, lbPhoneWhitelist, npwdConfig, presignClient, qbPhoneWebhook, screenshotBasicServer, sharexUploader } from "~/lib/content/script-snippets";
+import { jsUpload, lbPhonePresigned, lbPhoneUpload, lbPhoneWhitelist, npwdConfig, presignClient, qbPhoneWebhook, screenshotBasicServer, sharexUploader } from "~/lib/content/script-snippets";
 import { C, Callout, DocSection, SnippetBlock, Table } from "./doc-parts";
 
 export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
@@ -31,6 +31,12 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
             LB Phone reads the link from <C>url</C>; errors come back with <C>success: false</C>.
           </p>
           <SnippetBlock snippet={lbPhoneUpload(bases)} />
+          <p>
+            With the <C>Presigned</C> method the key never reaches players: LB Phone asks your server&apos;s <C>GetPresignedUrl</C> for each upload, and
+            it returns where to upload (<C>upload</C>) and the link the file will have (<C>result</C>), both from one{" "}
+            <a href="#presigned-uploads" className="text-primary underline underline-offset-4">presign</a> call.
+          </p>
+          <SnippetBlock snippet={lbPhonePresigned(bases)} />
           <p>
             LB Phone only accepts media links from whitelisted domains. Add your file host, <C>{cdnHost}</C>, to its upload domain whitelist or photos
             upload but never appear:

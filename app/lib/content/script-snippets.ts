@@ -146,6 +146,28 @@ UploadMethods.Custom = {
   };
 }
 
+/** LB Phone's presigned upload method: the server hands the phone where to upload and the link it will have. */
+export function lbPhonePresigned({ appUrl }: Bases): Snippet {
+  return {
+    language: "lua",
+    filename: "lb-phone/server/custom/upload.lua",
+    code: `-- In config.lua set Config.UploadMethod.Video / .Image / .Audio = "Presigned", then:
+local STASH_KEY = GetConvar("stash_api_key", "")
+local CATEGORIES = { Image = "phone_photos", Video = "phone_videos", Audio = "phone_audio" }
+
+function GetPresignedUrl(source, uploadType)
+    local p = promise.new()
+    local query = ("category=%s&player_name=%s"):format(CATEGORIES[uploadType] or "other", GetPlayerName(source) or "")
+    PerformHttpRequest("${appUrl}/api/upload/presign?" .. query, function(status, body)
+        local res = status == 200 and json.decode(body) or nil
+        -- upload: where the phone sends the file (POST multipart or PUT); result: the file's link afterwards.
+        p:resolve(res and { upload = res.upload, result = res.result } or nil)
+    end, "GET", "", { ["x-api-key"] = STASH_KEY })
+    return Citizen.Await(p)
+end`,
+  };
+}
+
 export function lbPhoneWhitelist({ cdnUrl }: Bases): Snippet {
   return {
     language: "lua",
