@@ -79,12 +79,20 @@ export function categoryLabel(value: string): string {
 export interface CategoryCount {
   category: string;
   files: number;
+  /** Counting stopped at a cap: there are at least `files`. */
+  capped?: boolean;
 }
 
 export interface CategoryOption {
   value: string;
   label: string;
   files: number;
+  capped?: boolean;
+}
+
+/** "12", or "10000+" past the counting cap. */
+export function fileCountText(option: CategoryOption): string {
+  return `${option.files}${option.capped ? "+" : ""}`;
 }
 
 /**
@@ -93,21 +101,22 @@ export interface CategoryOption {
  * the screen must show even without files (the current filter).
  */
 export function groupedCategoryOptions(counts: readonly CategoryCount[], include?: string): CategoryOption[] {
-  const files = new Map<string, number>();
+  const groups = new Map<string, CategoryCount>();
   for (const row of counts) {
     const key = canonicalCategory(row.category);
-    files.set(key, (files.get(key) ?? 0) + row.files);
+    const group = groups.get(key) ?? { category: key, files: 0 };
+    groups.set(key, { category: key, files: group.files + row.files, ...(group.capped || row.capped ? { capped: true } : {}) });
   }
   if (include && include !== ALL_CATEGORIES) {
     const key = canonicalCategory(include);
-    files.set(key, files.get(key) ?? 0);
+    groups.set(key, groups.get(key) ?? { category: key, files: 0 });
   }
-  const named = NAMED_CATEGORIES.filter((c) => c.name !== DEFAULT_CATEGORY).map((c) => option(c.name, files));
-  const own = [...files.keys()]
+  const named = NAMED_CATEGORIES.filter((c) => c.name !== DEFAULT_CATEGORY).map((c) => option(c.name, groups));
+  const own = [...groups.keys()]
     .filter((key) => !BY_KEY.has(key))
-    .map((key) => option(key, files))
+    .map((key) => option(key, groups))
     .sort((a, b) => b.files - a.files || a.value.localeCompare(b.value));
-  return [...named, ...own, option(DEFAULT_CATEGORY, files)];
+  return [...named, ...own, option(DEFAULT_CATEGORY, groups)];
 }
 
 /**
@@ -116,15 +125,16 @@ export function groupedCategoryOptions(counts: readonly CategoryCount[], include
  * busiest first; `other` stays last.
  */
 export function exactCategoryOptions(counts: readonly CategoryCount[]): CategoryOption[] {
-  const files = new Map(counts.map((row) => [row.category, row.files]));
-  const named = NAMED_CATEGORIES.filter((c) => c.name !== DEFAULT_CATEGORY).map((c) => option(c.name, files));
+  const byCategory = new Map(counts.map((row) => [row.category, row]));
+  const named = NAMED_CATEGORIES.filter((c) => c.name !== DEFAULT_CATEGORY).map((c) => option(c.name, byCategory));
   const own = counts
     .filter((row) => !NAMED_CATEGORIES.some((c) => c.name === row.category))
-    .map((row) => option(row.category, files))
+    .map((row) => option(row.category, byCategory))
     .sort((a, b) => b.files - a.files || a.value.localeCompare(b.value));
-  return [...named, ...own, option(DEFAULT_CATEGORY, files)];
+  return [...named, ...own, option(DEFAULT_CATEGORY, byCategory)];
 }
 
-function option(value: string, files: Map<string, number>): CategoryOption {
-  return { value, label: categoryLabel(value), files: files.get(value) ?? 0 };
+function option(value: string, counts: Map<string, CategoryCount>): CategoryOption {
+  const count = counts.get(value);
+  return { value, label: categoryLabel(value), files: count?.files ?? 0, ...(count?.capped ? { capped: true } : {}) };
 }

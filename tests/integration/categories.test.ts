@@ -1,7 +1,8 @@
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalCategory } from "../../app/lib/categories.ts";
 import { getAnalytics } from "../../app/services/analytics.server.ts";
-import { listStoredCategories } from "../../app/services/categories.server.ts";
+import { CATEGORY_COUNT_CAP, listStoredCategories } from "../../app/services/categories.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
@@ -78,6 +79,31 @@ describe("categories as scripts send them", () => {
     const second = await createServer(server.ctx.db, { userId: account.userId, name: "Empty RP" });
     expect(await listStoredCategories(server.ctx.db, { serverId: second.id })).toEqual([]);
     expect(await listStoredCategories(server.ctx.db, { serverId: account.serverId })).toHaveLength(6);
+  });
+
+  it("stop counting at the cap, per server, and say so", async () => {
+    const busy = await seedAccount(server.ctx);
+    const other = await createServer(server.ctx.db, { userId: busy.userId, name: "Second RP" });
+    const rows = (serverId: string, category: string, n: number) => sql`
+      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+      SELECT ${serverId}, ${busy.userId}::uuid, ${serverId} || '/' || ${category} || '/' || i, i || '.png', 'cam.png', ${category}, 'image/png', 1, repeat('0', 64), true
+      FROM generate_series(1, ${n}) AS i`;
+    await rows(busy.serverId, "security_camera", CATEGORY_COUNT_CAP + 5).execute(server.ctx.db);
+    await rows(busy.serverId, "bodycam", 3).execute(server.ctx.db);
+    await rows(other.id, "bodycam", 2).execute(server.ctx.db);
+    const counts = await listStoredCategories(server.ctx.db, { userId: busy.userId });
+    expect(counts.sort((a, b) => a.category.localeCompare(b.category))).toEqual([
+      { category: "bodycam", files: 5 },
+      { category: "security_camera", files: CATEGORY_COUNT_CAP, capped: true },
+    ]);
+    cookie = (await createSessionCookie(server.ctx, busy.userId)).cookie;
+    try {
+      const html = await page("/gallery");
+      expect(html).toContain(`<option value="security_camera">Security Camera (${CATEGORY_COUNT_CAP}+)</option>`);
+      expect(html).toContain('<option value="bodycam">Bodycam (5)</option>');
+    } finally {
+      cookie = (await createSessionCookie(server.ctx, account.userId)).cookie;
+    }
   });
 });
 

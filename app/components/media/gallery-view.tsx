@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Skeleton } from "~/components/ui/skeleton";
-import { ALL_CATEGORIES, type CategoryOption } from "~/lib/categories";
+import { ALL_CATEGORIES, fileCountText, type CategoryOption } from "~/lib/categories";
 import { MediaCard, type MediaCardFile } from "./media-card";
 import { MediaLightbox } from "./media-lightbox";
 
@@ -93,7 +93,7 @@ function GalleryFilters({ q, category, categories }: { q: string; category: stri
           <option value={ALL_CATEGORIES}>All Categories</option>
           {categories.map((option) => (
             <option key={option.value} value={option.value}>
-              {`${option.label} (${option.files})`}
+              {`${option.label} (${fileCountText(option)})`}
             </option>
           ))}
         </select>

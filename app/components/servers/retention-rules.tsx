@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
-import { categoryLabel, type CategoryOption } from "~/lib/categories";
+import { categoryLabel, fileCountText, type CategoryOption } from "~/lib/categories";
 import { RETENTION_MAX_DAYS } from "~/lib/server-form";
 
 function RemoveRule({ category }: { category: string }) {
@@ -76,7 +76,7 @@ export function RetentionRules({ rules, categories }: { rules: { category: strin
             <datalist id="retention-category-options">
               {categories.map((c) => (
                 <option key={c.value} value={c.value}>
-                  {`${c.label} · ${c.files} ${c.files === 1 ? "file" : "files"}`}
+                  {`${c.label} · ${fileCountText(c)} ${c.files === 1 && !c.capped ? "file" : "files"}`}
                 </option>
               ))}
             </datalist>
