@@ -66,8 +66,9 @@ const envSchema = z
     FILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
     FILE_MEMORY_CACHE_MAX_FILE_KB: z.coerce.number().int().min(0).max(65_536).default(256),
     MAX_IMAGE_FRAMES: z.coerce.number().int().min(1).default(500),
-    FFMPEG_PATH: z.string().trim().min(1).default("ffmpeg"),
-    FFPROBE_PATH: z.string().trim().min(1).default("ffprobe"),
+    // Unset: the binary of the @ffmpeg-installer/@ffprobe-installer package, else the one on PATH.
+    FFMPEG_PATH: optionalString,
+    FFPROBE_PATH: optionalString,
   })
   .superRefine((env, ctx) => {
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];

@@ -8,7 +8,8 @@ import type { StoredUpload, UploadTarget } from "./uploads.server.ts";
  * The seam between storing an upload's bytes and inserting its row: runs once per file, after its
  * blob is written and before the transaction that reserves quota and inserts the row. Images are
  * checked (pixel and frame limits, corrupt data), converted to WebP or stripped of metadata as the
- * server's settings say, and get a thumbnail; videos and audio get duration, size and a poster.
+ * server's settings say, and get a thumbnail; videos and audio get duration, size and a poster, and
+ * recordings without a duration (MediaRecorder WebM) are remuxed so they seek.
  * Every blob written is listed in the returned upload, so a failed commit deletes it.
  */
 export async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload: StoredUpload): Promise<StoredUpload> {
@@ -16,7 +17,7 @@ export async function processStoredUpload(ctx: AppContext, target: UploadTarget,
     const processed = await processUploadedMedia(
       { blobs: ctx.blobs, config: ctx.config, logger: ctx.logger },
       { storageKey: upload.storageKey, filename: upload.filename, mimeType: upload.mimeType, size: upload.sizeBytes, sha256: upload.sha256 },
-      { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp },
+      { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp, maxBytes: target.maxBytes },
     );
     return {
       ...upload,

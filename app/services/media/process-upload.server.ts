@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -8,10 +9,12 @@ import type { BlobStore } from "../../../storage/blob-store.ts";
 import type { Config } from "../env.server.ts";
 import type { Logger } from "../logger.server.ts";
 import { encodeImage, inspectImage, isRasterImage, MediaError, stripImageMetadata, type EncodedImage } from "./images.server.ts";
+import { withImageSlot } from "./image-slots.server.ts";
 import { imageLimits } from "./limits.server.ts";
 import { readSource } from "./source.server.ts";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "./transforms.server.ts";
-import { extractPosterFrame, probeMedia } from "./video.server.ts";
+import { mediaTools } from "./tools.server.ts";
+import { extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "./video.server.ts";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
 
@@ -25,6 +28,8 @@ export interface MediaDeps {
 export interface MediaSettings {
   stripMetadata: boolean;
   convertToWebp: boolean;
+  /** The upload's size limit, which a rewritten original must stay within too. */
+  maxBytes?: number;
 }
 
 /** An upload whose bytes are already in the blob store, before its row is written. */
@@ -74,7 +79,7 @@ async function putBytes(blobs: BlobStore, key: string, data: Buffer, contentType
 export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
   const mime = upload.mimeType.toLowerCase();
   if (isRasterImage(mime)) return processImage(deps, upload, settings);
-  if (mime.startsWith("video/") || mime.startsWith("audio/")) return processAudioVideo(deps, upload);
+  if (mime.startsWith("video/") || mime.startsWith("audio/")) return processAudioVideo(deps, upload, settings);
   return { ...upload, width: null, height: null, durationMs: null, variants: [] };
 }
 
@@ -141,35 +146,93 @@ async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: stri
 }
 
 /**
- * Duration and dimensions, and for videos a poster frame with its thumbnail. Everything here is
- * best effort: without ffmpeg, or for a file ffmpeg cannot read, the upload is stored as it is.
+ * Duration and dimensions, and for videos a poster frame with its thumbnail. A recording without a
+ * duration (MediaRecorder WebM) is first remuxed so it plays with a length and seeks. Everything
+ * here is best effort: without ffmpeg, or for a file ffmpeg cannot read, the upload is stored as it is.
  */
-async function processAudioVideo(deps: MediaDeps, upload: StoredUpload): Promise<ProcessedUpload> {
-  const tools = { ffmpegPath: deps.config.FFMPEG_PATH, ffprobePath: deps.config.FFPROBE_PATH };
-  const plain: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [] };
+async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
+  const tools = await mediaTools(deps.config);
+  // What is known so far; after a remux it names the remuxed bytes, which are then in the store.
+  let details: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [] };
   const written: string[] = [];
   try {
-    return await withLocalFile(deps.blobs, upload.storageKey, async (file) => {
-      const probe = await probeMedia(tools, file, upload.mimeType);
-      if (!probe) return plain;
-      const result: ProcessedUpload = { ...plain, width: probe.width, height: probe.height, durationMs: probe.durationMs };
-      const limits = imageLimits(deps.config);
-      if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return result;
-      const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
-      if (!frame) return result;
-      const poster = await encodeImage(frame, { format: "webp", quality: 82, smartSubsample: true }, limits);
-      const posterVariant = await storeDerivative(deps.blobs, upload.storageKey, POSTER_VARIANT, poster);
-      written.push(posterVariant.storage_key);
-      const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
-      const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
-      written.push(thumbVariant.storage_key);
-      result.variants = [posterVariant, thumbVariant];
-      return result;
-    });
+    return await withLocalFile(deps.blobs, upload.storageKey, (original) =>
+      withTempDir(async (dir) => {
+        let probe = await probeMedia(tools, original, upload.mimeType);
+        if (!probe) return details;
+        let file = original;
+        let stored: StoredUpload = upload;
+        if (probe.durationMs === null && remuxMuxerFor(upload.mimeType)) {
+          const remuxed = await remuxForPlayback(deps, tools, upload, original, probe, path.join(dir, "remuxed"), settings.maxBytes);
+          if (remuxed) ({ file, probe, stored } = remuxed);
+        }
+        details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [] };
+        const limits = imageLimits(deps.config);
+        if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return details;
+        const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
+        if (!frame) return details;
+        const poster = await encodeImage(frame, { format: "webp", quality: 82, smartSubsample: true }, limits);
+        const posterVariant = await storeDerivative(deps.blobs, upload.storageKey, POSTER_VARIANT, poster);
+        written.push(posterVariant.storage_key);
+        const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
+        const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
+        written.push(thumbVariant.storage_key);
+        return { ...details, variants: [posterVariant, thumbVariant] };
+      }),
+    );
   } catch (error) {
     await Promise.all(written.map((key) => deps.blobs.delete(key).catch(() => undefined)));
     deps.logger.warn({ err: error, storageKey: upload.storageKey, mimeType: upload.mimeType }, "could not read media details; stored as is");
-    return plain;
+    return details;
+  }
+}
+
+/** A remux copies every packet; its container overhead differs from the recorder's by a few percent. */
+const MIN_COPY_RATIO = 0.9;
+
+async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-remux-"));
+  try {
+    return await work(dir);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Rewrites a recording that has no duration (`-c copy`) and, when the copy has a duration, the same
+ * streams, nearly all of the original's bytes and fits the size limit, stores it in place of the
+ * original under the same key; its size and SHA-256 are then the ones charged and recorded. Any
+ * failure keeps the original's bytes.
+ */
+async function remuxForPlayback(
+  deps: MediaDeps,
+  tools: MediaTools,
+  upload: StoredUpload,
+  original: string,
+  originalProbe: ProbeResult,
+  output: string,
+  maxBytes: number | undefined,
+): Promise<{ file: string; probe: ProbeResult; stored: StoredUpload } | null> {
+  // A copy is the original's size plus an index; far beyond that is not a copy.
+  const limit = Math.min(maxBytes ?? Number.MAX_SAFE_INTEGER, upload.size * 2 + 1024 * 1024);
+  try {
+    // The image slots also bound how many ffmpeg copies run at once.
+    if (!(await withImageSlot(() => remuxMedia(tools, original, output, upload.mimeType, limit)))) return null;
+    const { size } = await fsp.stat(output);
+    const probe = await probeMedia(tools, output, upload.mimeType);
+    const sameStreams = probe?.streams.join() === originalProbe.streams.join();
+    // A copy much smaller than the original lost packets (ffmpeg stops at data it cannot parse).
+    const complete = size >= upload.size * MIN_COPY_RATIO && size <= limit;
+    if (!probe || probe.durationMs === null || probe.durationMs <= 0 || !sameStreams || !complete) {
+      deps.logger.warn({ storageKey: upload.storageKey, size, durationMs: probe?.durationMs, streams: probe?.streams }, "remux gave no usable copy; original kept");
+      return null;
+    }
+    const put = await deps.blobs.put(upload.storageKey, fs.createReadStream(output), { contentType: upload.mimeType });
+    return { file: output, probe, stored: { ...upload, size: put.size, sha256: put.sha256 } };
+  } catch (error) {
+    deps.logger.warn({ err: error, storageKey: upload.storageKey }, "remux failed; original kept");
+    return null;
   }
 }
 

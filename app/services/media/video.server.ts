@@ -38,6 +38,8 @@ export interface ProbeResult {
   width: number | null;
   height: number | null;
   hasVideo: boolean;
+  /** Stream kinds in file order, e.g. `["video", "audio"]`. */
+  streams: string[];
 }
 
 function run(binary: string, args: string[], maxBuffer = 64 * 1024 * 1024): Promise<Buffer> {
@@ -91,6 +93,7 @@ export async function probeMedia(tools: MediaTools, file: string, mimeType: stri
     width: video?.width ?? null,
     height: video?.height ?? null,
     hasVideo: Boolean(video),
+    streams: (parsed.streams ?? []).map((s) => s.codec_type ?? "unknown"),
   };
 }
 
@@ -113,4 +116,43 @@ export async function extractPosterFrame(tools: MediaTools, file: string, mimeTy
     "pipe:1",
   ]);
   return png.length > 0 ? png : null;
+}
+
+/**
+ * Containers a live recorder writes without a duration or an index (Chromium's MediaRecorder
+ * streams WebM clusters as it records), and the muxer that rewrites them with both.
+ */
+const REMUX_MUXERS: Record<string, string> = {
+  webm: "webm",
+  matroska: "matroska",
+  ogg: "ogg",
+};
+
+export function remuxMuxerFor(mimeType: string): string | undefined {
+  const demuxer = demuxerFor(mimeType);
+  return demuxer ? REMUX_MUXERS[demuxer] : undefined;
+}
+
+/**
+ * Copies every stream into a fresh container (`-c copy`, nothing decoded or re-encoded), which
+ * writes the duration and the cues a player needs to seek. `maxBytes` caps the output file.
+ */
+export async function remuxMedia(tools: MediaTools, input: string, output: string, mimeType: string, maxBytes: number): Promise<boolean> {
+  const demuxer = demuxerFor(mimeType);
+  const muxer = remuxMuxerFor(mimeType);
+  if (!demuxer || !muxer || !(await toolAvailable(tools.ffmpegPath))) return false;
+  await run(tools.ffmpegPath, [
+    "-v", "error",
+    "-nostdin",
+    ...INPUT_GUARD,
+    "-f", demuxer,
+    "-i", input,
+    "-map", "0",
+    "-c", "copy",
+    "-fs", String(maxBytes),
+    "-f", muxer,
+    "-y",
+    output,
+  ], 1024 * 1024);
+  return true;
 }
