@@ -1,9 +1,6 @@
 import { z } from "zod";
+import { findFileType, normaliseFileTypes } from "./file-types";
 import { sanitizeInput } from "./sanitize";
-
-/** The create form's type toggles, in the spec's order, and its default selection. */
-export const FILE_TYPE_OPTIONS = ["jpg", "jpeg", "png", "gif", "mp4", "pdf", "webp", "mov", "avi", "txt"] as const;
-export const DEFAULT_FILE_TYPES: string[] = ["jpg", "jpeg", "png", "gif", "mp4", "pdf"];
 
 export const DEFAULT_MAX_FILE_SIZE_MB = 50;
 /** The rule every path enforces; the form inputs are narrower (create 1-500, edit 1-100). */
@@ -91,10 +88,11 @@ const maxFileSizeMb = z.preprocess(
   z.number({ error: MESSAGES.fileSize }).int(MESSAGES.fileSize).min(1, MESSAGES.fileSize).max(MAX_FILE_SIZE_MB, MESSAGES.fileSize),
 );
 
+/** Catalogue names or aliases (app/lib/file-types.ts), stored as catalogue names in catalogue order. */
 const allowedFileTypes = z
-  .array(z.enum(FILE_TYPE_OPTIONS, { error: MESSAGES.fileTypes }))
+  .array(z.string({ error: MESSAGES.fileTypes }).refine((type) => findFileType(type) !== undefined, MESSAGES.fileTypes))
   .min(1, MESSAGES.fileTypes)
-  .transform((types) => FILE_TYPE_OPTIONS.filter((t) => types.includes(t)));
+  .transform((types) => normaliseFileTypes(types).types);
 
 export const serverFormSchema = z.object({ name, description, endpointUrl, maxFileSizeMb, allowedFileTypes });
 export type ServerFormValues = z.infer<typeof serverFormSchema>;

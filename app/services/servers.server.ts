@@ -1,8 +1,7 @@
 import type { Db } from "../../db/index.ts";
 import type { Server } from "../../db/schema.ts";
+import { DEFAULT_FILE_TYPES } from "../lib/file-types.ts";
 import { newServerId, randomString } from "./ids.server.ts";
-
-export const DEFAULT_ALLOWED_FILE_TYPES = ["jpg", "jpeg", "png", "gif", "mp4", "pdf"];
 
 export interface CreateServerInput {
   userId: string;
@@ -28,7 +27,7 @@ export function createServer(db: Db, input: CreateServerInput): Promise<Server> 
       description: input.description ?? null,
       endpoint_url: input.endpointUrl ?? null,
       max_file_size_mb: input.maxFileSizeMb ?? 50,
-      allowed_file_types: input.allowedFileTypes ?? DEFAULT_ALLOWED_FILE_TYPES,
+      allowed_file_types: input.allowedFileTypes ?? [...DEFAULT_FILE_TYPES],
       default_public: input.defaultPublic ?? true,
       webhook_secret: newWebhookSecret(),
     })

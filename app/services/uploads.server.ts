@@ -144,7 +144,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
     await iterator.return?.();
     throw new ApiError(400, "missing_file", "The file is empty");
   }
-  const type = await detectType(head.subarray(0, SNIFF_BYTES));
+  const type = await detectType(head.subarray(0, SNIFF_BYTES), hints.clientFilename);
   try {
     assertTypeAllowed(target.allowedTypes, type);
   } catch (error) {

@@ -2,10 +2,12 @@ import type { Migration } from "kysely";
 import { initial } from "./0001-initial.ts";
 import { blobDeletions } from "./0002-blob-deletions.ts";
 import { sessionExpiryIndex } from "./0003-session-expiry-index.ts";
+import { defaultFileTypes } from "./0004-default-file-types.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   "0001-initial": initial,
   "0002-blob-deletions": blobDeletions,
   "0003-session-expiry-index": sessionExpiryIndex,
+  "0004-default-file-types": defaultFileTypes,
 };

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../db/index.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
 import { migrations } from "../../db/migrations/index.ts";
+import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { createTestDatabase, usingPostgres } from "../helpers/test-db.ts";
 
 describe("migrations", () => {
@@ -39,6 +40,38 @@ describe("migrations", () => {
       expect(recorded.rows[0].n).toBe(Object.keys(migrations).length);
     } finally {
       await Promise.all(instances.map((i) => i.close()));
+      await database.drop();
+    }
+  });
+
+  it("give servers still on the old default file types the catalogue's default, and leave chosen lists alone", { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase();
+    const handle = await createDb({ databaseUrl: database.url });
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      const before = await migrator.migrateTo("0003-session-expiry-index");
+      expect(before.error).toBeUndefined();
+      const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('old@example.com') RETURNING id`.execute(handle.db);
+      const owner = user.rows[0].id;
+      // The first takes the column's old default, exactly as servers created before 0004 have it.
+      await sql`INSERT INTO servers (id, user_id, name, webhook_secret) VALUES ('srvdefault01', ${owner}, 'Defaults', 's1')`.execute(handle.db);
+      await sql`INSERT INTO servers (id, user_id, name, webhook_secret, allowed_file_types)
+        VALUES ('srvcustom001', ${owner}, 'Custom', 's2', '{jpg,jpeg,png,gif,mp4,pdf,webp}')`.execute(handle.db);
+
+      expect((await migrateToLatest(handle.db)).applied).toEqual(["0004-default-file-types"]);
+      const rows = await sql<{ id: string; allowed_file_types: string[] }>`SELECT id, allowed_file_types FROM servers ORDER BY id`.execute(handle.db);
+      expect(rows.rows).toEqual([
+        { id: "srvcustom001", allowed_file_types: ["jpg", "jpeg", "png", "gif", "mp4", "pdf", "webp"] },
+        { id: "srvdefault01", allowed_file_types: [...DEFAULT_FILE_TYPES] },
+      ]);
+      expect(DEFAULT_FILE_TYPES).toEqual(expect.arrayContaining(["webp", "webm", "weba", "ogg", "mp3"]));
+
+      // A row inserted without a list after the migration gets the new default from the column too.
+      await sql`INSERT INTO servers (id, user_id, name, webhook_secret) VALUES ('srvafter0001', ${owner}, 'After', 's3')`.execute(handle.db);
+      const after = await sql<{ allowed_file_types: string[] }>`SELECT allowed_file_types FROM servers WHERE id = 'srvafter0001'`.execute(handle.db);
+      expect(after.rows[0].allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
+    } finally {
+      await handle.close();
       await database.drop();
     }
   });

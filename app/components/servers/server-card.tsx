@@ -4,6 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatBytes, formatDate } from "~/lib/portal-format";
+import { AllowedTypesByGroup } from "./file-type-picker";
 
 export interface ServerCardData {
   id: string;
@@ -50,12 +51,8 @@ export function ServerCard({ server }: { server: ServerCardData }) {
           <div className="text-muted-foreground">Created</div>
           <div className="font-medium">{formatDate(server.created_at)}</div>
         </div>
-        <div className="col-span-2 flex flex-wrap gap-1">
-          {server.allowed_file_types.map((t) => (
-            <Badge key={t} variant="outline" className="uppercase">
-              {t}
-            </Badge>
-          ))}
+        <div className="col-span-2">
+          <AllowedTypesByGroup allowed={server.allowed_file_types} compact />
         </div>
       </CardContent>
       <CardFooter className="gap-2">

@@ -2,8 +2,9 @@ import type * as React from "react";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
-import { DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_SIZE_MB, FILE_TYPE_OPTIONS, SERVER_NAME_MAX } from "~/lib/server-form";
-import { cn } from "~/lib/utils";
+import { DEFAULT_FILE_TYPES } from "~/lib/file-types";
+import { DEFAULT_MAX_FILE_SIZE_MB, SERVER_NAME_MAX } from "~/lib/server-form";
+import { FileTypePicker } from "./file-type-picker";
 
 export interface ServerFormDefaults {
   name: string;
@@ -18,7 +19,7 @@ export const EMPTY_SERVER_FORM: ServerFormDefaults = {
   description: "",
   endpointUrl: "",
   maxFileSizeMb: DEFAULT_MAX_FILE_SIZE_MB,
-  allowedFileTypes: DEFAULT_FILE_TYPES,
+  allowedFileTypes: [...DEFAULT_FILE_TYPES],
 };
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -106,32 +107,10 @@ export function ServerFormFields({
           <FieldError id={id("maxFileSizeMb-error")} message={errors.maxFileSizeMb} />
         </div>
       </div>
-      <fieldset className="grid gap-2" aria-describedby={describedBy("allowedFileTypes")}>
-        <legend className="mb-2 text-sm font-medium">Allowed File Types</legend>
-        <div className="flex flex-wrap gap-2">
-          {FILE_TYPE_OPTIONS.map((type) => (
-            <label key={type} className="cursor-pointer">
-              <input
-                type="checkbox"
-                name="allowedFileTypes"
-                value={type}
-                defaultChecked={defaults.allowedFileTypes.includes(type)}
-                className="peer sr-only"
-              />
-              <span
-                className={cn(
-                  "inline-flex h-8 items-center rounded-full border px-3 text-sm font-medium uppercase transition-colors",
-                  "text-muted-foreground peer-checked:border-primary peer-checked:bg-primary peer-checked:text-primary-foreground",
-                  "peer-focus-visible:ring-2 peer-focus-visible:ring-ring peer-focus-visible:ring-offset-2 peer-focus-visible:ring-offset-background",
-                )}
-              >
-                {type}
-              </span>
-            </label>
-          ))}
-        </div>
+      <div className="grid gap-2">
+        <FileTypePicker idPrefix={idPrefix} selected={defaults.allowedFileTypes} describedBy={describedBy("allowedFileTypes")} />
         <FieldError id={id("allowedFileTypes-error")} message={errors.allowedFileTypes} />
-      </fieldset>
+      </div>
     </div>
   );
 }
@@ -139,7 +118,9 @@ export function ServerFormFields({
 /** A form onChange that drops the edited field's browser-side error, so fixed fields stop showing it. */
 export function clearErrorOnChange(setErrors: React.Dispatch<React.SetStateAction<Record<string, string>>>) {
   return (event: React.FormEvent<HTMLFormElement>) => {
-    const name = (event.target as HTMLInputElement).name;
+    // A group toggle has no name of its own; it edits the allowedFileTypes field.
+    const target = event.target as HTMLInputElement;
+    const name = target.name || target.dataset.field || "";
     setErrors((errors) => {
       if (!(name in errors)) return errors;
       const { [name]: _dropped, ...rest } = errors;

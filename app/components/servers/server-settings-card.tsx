@@ -2,11 +2,11 @@ import { Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { showToast, useActionToast } from "~/components/portal/use-action-toast";
-import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { EDIT_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
+import { AllowedTypesByGroup } from "./file-type-picker";
 import { ServerFormFields, clearErrorOnChange } from "./server-form-fields";
 
 export interface ServerSettings {
@@ -107,12 +107,8 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
             </div>
             <div className="sm:col-span-2">
               <dt className="mb-1 text-muted-foreground">Allowed File Types</dt>
-              <dd className="flex flex-wrap gap-1">
-                {server.allowed_file_types.map((t) => (
-                  <Badge key={t} variant="outline" className="uppercase">
-                    {t}
-                  </Badge>
-                ))}
+              <dd>
+                <AllowedTypesByGroup allowed={server.allowed_file_types} />
               </dd>
             </div>
           </dl>
