@@ -58,7 +58,7 @@ export const FILE_TYPE_GROUPS: readonly FileTypeGroup[] = [
       entry("ogg", "Ogg / Opus", ["audio/ogg", "audio/opus"], ["opus", "oga"]),
       entry("weba", "WebM audio", ["audio/webm"]),
       entry("wav", "WAV", ["audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave"], ["wave"]),
-      entry("m4a", "M4A", ["audio/x-m4a", "audio/mp4"]),
+      entry("m4a", "M4A", ["audio/mp4", "audio/x-m4a"]),
       entry("aac", "AAC", ["audio/aac", "audio/x-aac"]),
     ],
   },

@@ -52,14 +52,31 @@ export function testClip(kind: "webm" | "mp4", seconds = 2, size = "320x240"): B
   }
 }
 
-/** A sine tone as Ogg/Opus. */
-export function testTone(seconds = 1.5): Buffer {
+export type AudioFormat = "ogg" | "webm" | "mp3" | "wav" | "m4a" | "aac";
+
+const AUDIO_ENCODERS: Record<AudioFormat, string[]> = {
+  ogg: ["-c:a", "libopus", "-f", "ogg"],
+  // What MediaRecorder makes of a voice note: Opus in WebM with no video track.
+  webm: ["-c:a", "libopus", "-f", "webm"],
+  mp3: ["-c:a", "libmp3lame", "-f", "mp3"],
+  wav: ["-c:a", "pcm_s16le", "-f", "wav"],
+  m4a: ["-c:a", "aac", "-f", "ipod"],
+  aac: ["-c:a", "aac", "-f", "adts"],
+};
+
+/** A sine tone made by ffmpeg in one audio format. */
+export function testAudio(format: AudioFormat, seconds = 1): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-tone-"));
-  const out = path.join(dir, "tone.ogg");
+  const out = path.join(dir, `tone.${format}`);
   try {
-    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, "-c:a", "libopus", "-y", out]);
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", `sine=frequency=440:duration=${seconds}`, ...AUDIO_ENCODERS[format], "-y", out]);
     return fs.readFileSync(out);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A sine tone as Ogg/Opus. */
+export function testTone(seconds = 1.5): Buffer {
+  return testAudio("ogg", seconds);
 }
