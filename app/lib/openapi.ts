@@ -47,7 +47,12 @@ const schemas: Record<string, Schema> = {
       max_request_mb: { type: "number" },
       retry_after: { type: "integer" },
       field: { type: "string" },
-      allowed_types: { type: "array", items: { type: "string" } },
+      allowed_types: { type: "array", items: { type: "string" }, description: "The server's allowed types as stored (415)" },
+      allowed_types_by_group: {
+        type: "array",
+        description: "The allowed types by catalogue group: Images, Video, Audio, Documents, Game resources (415)",
+        items: { type: "object", required: ["label", "types"], properties: { label: { type: "string" }, types: { type: "array", items: { type: "string" } } } },
+      },
       detected_type: { type: "string" },
       quota_bytes: { type: "integer" },
       used_bytes: { type: "integer" },
@@ -245,7 +250,12 @@ const uploadErrors = {
       "than max_files (20) files at that limit plus framing (code request_too_large, with max_files, max_size_mb and max_request_mb); or over " +
       "the account's storage quota (code quota_exceeded). Any of them stores none of the request's files.",
   ),
-  "415": err("The file's type, detected from its bytes, is not allowed on this server"),
+  "415": err(
+    "The file's type, detected from its bytes, is not allowed on this server (code unsupported_file_type, with detected_type, allowed_types " +
+      "and allowed_types_by_group). New servers allow every image (jpg, png, gif, webp, avif, heic), video (mp4, webm, mov, avi, mkv) and " +
+      "audio (mp3, ogg/opus, weba = audio-only WebM, wav, m4a, aac) type; documents (pdf, txt) and game resources (zip, 7z, rar, ytd, ydr, " +
+      "yft, ybn, ymap, ytyp, …) are opt-in.",
+  ),
 };
 
 const uploadFields: Schema = {
