@@ -1,5 +1,5 @@
 import type { Db } from "../../db/index.ts";
-import type { Server } from "../../db/schema.ts";
+import type { Server, ServerStatus } from "../../db/schema.ts";
 import { DEFAULT_FILE_TYPES } from "../lib/file-types.ts";
 import { newServerId, randomString } from "./ids.server.ts";
 
@@ -46,4 +46,29 @@ export function findServerForUser(db: Db, userId: string, id: string): Promise<S
 
 export function listServersForUser(db: Db, userId: string): Promise<Server[]> {
   return db.selectFrom("servers").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").execute();
+}
+
+export const SERVER_STATUSES: readonly ServerStatus[] = ["active", "inactive", "maintenance"];
+
+export interface ServerChanges {
+  allowedFileTypes?: string[];
+  maxFileSizeMb?: number;
+  defaultPublic?: boolean;
+  status?: ServerStatus;
+}
+
+/** An operator's change of a server's upload settings (the CLI); undefined when there is no such server. */
+export function updateServer(db: Db, id: string, changes: ServerChanges): Promise<Server | undefined> {
+  return db
+    .updateTable("servers")
+    .set({
+      ...(changes.allowedFileTypes ? { allowed_file_types: changes.allowedFileTypes } : {}),
+      ...(changes.maxFileSizeMb !== undefined ? { max_file_size_mb: changes.maxFileSizeMb } : {}),
+      ...(changes.defaultPublic !== undefined ? { default_public: changes.defaultPublic } : {}),
+      ...(changes.status ? { status: changes.status } : {}),
+      updated_at: new Date(),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
 }

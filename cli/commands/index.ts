@@ -1,9 +1,9 @@
 import type { Command } from "../command.ts";
 import { keyCreate } from "./key-create.ts";
 import { planSet } from "./plans.ts";
-import { serverCreate } from "./servers.ts";
+import { serverCreate, serverShow, serverUpdate } from "./servers.ts";
 import { sessionPurge } from "./sessions.ts";
 import { userCreate, userList, userRole } from "./users.ts";
 
 /** Every CLI command; add new ones here. */
-export const commands: Command[] = [userCreate, userRole, userList, serverCreate, keyCreate, planSet, sessionPurge];
+export const commands: Command[] = [userCreate, userRole, userList, serverCreate, serverShow, serverUpdate, keyCreate, planSet, sessionPurge];

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
 
@@ -50,7 +51,9 @@ describe("operator CLI", { timeout: 180_000 }, () => {
 
     const server = await cli("server:create", "--owner", "owner@example.com", "--name", "Los Santos RP", "--private");
     expect(server.code).toBe(0);
-    expect(server.stdout).toMatch(/^[0-9a-z]{12}$/);
+    const [serverId, hookLine] = server.stdout.split("\n");
+    expect(serverId).toMatch(/^[0-9a-z]{12}$/);
+    expect(hookLine).toMatch(new RegExp(`^Webhook URL: https?://.+/api/webhooks/${serverId}/\\w+$`));
 
     const plan = await cli("plan:set", "--email", "owner@example.com", "--tier", "professional", "--json");
     expect(JSON.parse(plan.stdout)).toEqual({ email: "owner@example.com", tier: "professional", storage_quota_gb: 100 });
@@ -58,7 +61,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     const db = await openDb();
     try {
       const row = await db.db.selectFrom("servers").innerJoin("users", "users.id", "servers.user_id")
-        .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", server.stdout).executeTakeFirstOrThrow();
+        .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", serverId).executeTakeFirstOrThrow();
       expect(row).toEqual({ name: "Los Santos RP", default_public: false, email: "owner@example.com" });
       const sub = await db.db.selectFrom("subscriptions").select("tier").executeTakeFirstOrThrow();
       expect(sub.tier).toBe("professional");
@@ -96,6 +99,75 @@ describe("operator CLI", { timeout: 180_000 }, () => {
 
     const list = await cli("user:list", "--json");
     expect(JSON.parse(list.stdout)).toHaveLength(1);
+  });
+
+  // About fifteen CLI runs, each opening the database.
+  it("creates a server with the catalogue's default types and prints its webhook URL; shows and updates it", { timeout: 400_000 }, async () => {
+    const appUrl = "https://stash.example.test";
+    const as = (...args: string[]) => cliWith({ DATA_DIR: dataDir, DATABASE_URL: database.url ?? "", APP_URL: appUrl }, ...args);
+    const created = await as("server:create", "--owner", "owner@example.com", "--name", "Paleto Bay", "--json");
+    expect(created.code).toBe(0);
+    const server = JSON.parse(created.stdout);
+    const db = await openDb();
+    let row;
+    try {
+      row = await db.db.selectFrom("servers").selectAll().where("id", "=", server.id).executeTakeFirstOrThrow();
+    } finally {
+      await db.close();
+    }
+    // The same URL the server page shows, and the one the webhook route accepts.
+    expect(server.webhook_url).toBe(`${appUrl}/api/webhooks/${row.id}/${row.webhook_secret}`);
+    expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
+
+    const shown = await as("server:show", "--id", server.id, "--json");
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual({
+      id: server.id,
+      name: "Paleto Bay",
+      status: "active",
+      webhook_url: server.webhook_url,
+      allowed_types: [...DEFAULT_FILE_TYPES],
+      allowed_types_by_group: [
+        { label: "Images", types: ["jpg", "png", "gif", "webp", "avif", "heic"] },
+        { label: "Video", types: ["mp4", "webm", "mov", "avi", "mkv"] },
+        { label: "Audio", types: ["mp3", "ogg", "weba", "wav", "m4a", "aac"] },
+      ],
+      max_file_size_mb: 50,
+      default_public: true,
+    });
+
+    const updated = await as("server:update", "--id", server.id, "--allowed-types", "audio,JPEG,webp,ytd", "--max-file-size-mb", "200", "--default-public", "false", "--status", "maintenance");
+    expect(updated.code).toBe(0);
+    expect(updated.stdout).toContain(`Webhook URL:       ${server.webhook_url}`);
+    expect(updated.stdout).toContain("Images: jpg, webp");
+    expect(updated.stdout).toContain("Audio: mp3, ogg, weba, wav, m4a, aac");
+    expect(updated.stdout).toContain("Game resources: ytd");
+    expect(updated.stdout).toContain("Max file size:     200 MB");
+    expect(updated.stdout).toContain("Default visibility: private");
+    expect(updated.stdout).toContain("Status:            maintenance");
+
+    const after = { allowed_types: ["jpg", "webp", "mp3", "ogg", "weba", "wav", "m4a", "aac", "ytd"], max_file_size_mb: 200, default_public: false, status: "maintenance" };
+    expect(JSON.parse((await as("server:show", "--id", server.id, "--json")).stdout)).toMatchObject(after);
+
+    // Every bad value is refused with the usage and status 2, and nothing changes, not even the good values beside it.
+    const refusals: [string[], string][] = [
+      [["--allowed-types", "jpg,exe"], "Unknown file type exe"],
+      [["--allowed-types", ","], "Select at least one file type"],
+      [["--max-file-size-mb", "12.5", "--status", "active"], "Please enter a valid file size (1-10000 MB)"],
+      [["--default-public", "yes"], "--default-public must be true or false"],
+      [["--status", "paused", "--max-file-size-mb", "10"], "--status must be one of active, inactive, maintenance"],
+      [[], "Nothing to change"],
+    ];
+    for (const [args, message] of refusals) {
+      const refused = await as("server:update", "--id", server.id, ...args);
+      expect(refused.code, args.join(" ")).toBe(2);
+      expect(refused.stderr).toContain(message);
+      expect(refused.stderr).toContain("Usage: npm run cli -- server:update");
+    }
+    const unknownServer = await as("server:update", "--id", "nosuchserver", "--status", "active");
+    expect(unknownServer.code).toBe(2);
+    expect(unknownServer.stderr).toContain("No server with id nosuchserver");
+    expect(JSON.parse((await as("server:show", "--id", server.id, "--json")).stdout)).toMatchObject(after);
   });
 
   it("purges expired sessions and says how many", async () => {
