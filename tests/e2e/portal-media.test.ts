@@ -9,6 +9,7 @@ import { createServer } from "../../app/services/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { gameScreenshot } from "../helpers/images.ts";
+import { recordInChromium } from "../helpers/media-recorder.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -214,6 +215,40 @@ describe("media screens as a new user", () => {
     await card("kept.png").getByRole("button", { name: "Preview kept.png" }).click();
     const [fromLightbox] = await Promise.all([context.waitForEvent("page"), page.getByRole("dialog").getByRole("link", { name: "View" }).click()]);
     await fromLightbox.waitForURL(`${server.url}/api/media/${idOf("kept.png")}`);
+    await context.close();
+  }, 60_000);
+
+  it("plays a MediaRecorder video in the lightbox with a finite duration and seeks in it", async () => {
+    // Recorded in this browser as LB Phone records: a WebM with no duration until the remux on arrival.
+    const clip = await recordInChromium(browser, { kind: "video", seconds: 2, mimeType: "video/webm;codecs=vp9,opus" });
+    const filmer = await signUpAndSignIn(server);
+    const phoneServer = (await createServer(server.ctx.db, { userId: filmer.user.id, name: "Phone RP", allowedFileTypes: ["webm"] })).id;
+    const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {
+      headers: { Origin: server.url },
+      multipart: { category: "phone_videos", file: { name: "dashcam.webm", mimeType: clip.mimeType, buffer: clip.bytes } },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+
+    await page.goto(`${server.url}/gallery`);
+    await page.getByRole("button", { name: "Preview dashcam.webm" }).click();
+    const video = page.getByRole("dialog").locator("video");
+    const duration = await video.evaluate(async (v: HTMLVideoElement) => {
+      if (v.readyState < HTMLMediaElement.HAVE_METADATA) await new Promise((resolve) => v.addEventListener("loadedmetadata", resolve, { once: true }));
+      return v.duration;
+    });
+    expect(Number.isFinite(duration)).toBe(true);
+    expect(duration).toBeGreaterThan(1.5);
+    expect(duration).toBeLessThan(3.5);
+    const landed = await video.evaluate(async (v: HTMLVideoElement, to: number) => {
+      const seeked = new Promise((resolve) => v.addEventListener("seeked", resolve, { once: true }));
+      v.currentTime = to;
+      await seeked;
+      return v.currentTime;
+    }, duration * 0.75);
+    expect(landed).toBeCloseTo(duration * 0.75, 1);
+    await shoot(page, "gallery-lightbox-video-desktop");
     await context.close();
   }, 60_000);
 
