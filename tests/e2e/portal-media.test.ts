@@ -222,7 +222,7 @@ describe("media screens as a new user", () => {
     // Recorded in this browser as LB Phone records: a WebM with no duration until the remux on arrival.
     const clip = await recordInChromium(browser, { kind: "video", seconds: 2, mimeType: "video/webm;codecs=vp9,opus" });
     const filmer = await signUpAndSignIn(server);
-    const phoneServer = (await createServer(server.ctx.db, { userId: filmer.user.id, name: "Phone RP", allowedFileTypes: ["webm"] })).id;
+    const phoneServer = (await createServer(server.ctx.db, { userId: filmer.user.id, name: "Phone RP" })).id;
     const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {

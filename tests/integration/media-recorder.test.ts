@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { recordInChromium, type RecordedClip } from "../helpers/media-recorder.ts";
@@ -28,6 +29,9 @@ function probedDuration(bytes: Buffer): string {
     fs.rmSync(file, { force: true });
   }
 }
+
+/** A key on a server with the file types a new server gets. */
+const newAccount = (on: TestServer) => seedAccount(on.ctx, { server: { allowedFileTypes: [...DEFAULT_FILE_TYPES] } });
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
@@ -100,7 +104,7 @@ describe("MediaRecorder uploads", () => {
   });
 
   it("a VP9/Opus video is stored with a duration and seeks, charged at its stored size", async () => {
-    const who = await seedAccount(server.ctx);
+    const who = await newAccount(server);
     const { uploaded, info } = await expectRemuxed(server, who, video, "clip.webm");
     expect(uploaded.mime_type).toBe("video/webm");
     expect([info.width, info.height]).toEqual([320, 240]);
@@ -108,14 +112,14 @@ describe("MediaRecorder uploads", () => {
   });
 
   it("an Opus voice note is stored with a duration and classified as audio", async () => {
-    const who = await seedAccount(server.ctx);
+    const who = await newAccount(server);
     const { uploaded, info } = await expectRemuxed(server, who, voiceNote, "voice.webm");
     expect(uploaded.mime_type).toBe("audio/webm");
     expect([info.width, info.height]).toEqual([null, null]);
   });
 
   it("a corrupt recording whose remux gives no playable copy is stored byte for byte", async () => {
-    const who = await seedAccount(server.ctx);
+    const who = await newAccount(server);
     // The recording's header and the start of its first cluster, then bytes that are no media at all.
     const firstCluster = video.bytes.indexOf(Buffer.from([0x1f, 0x43, 0xb6, 0x75]));
     const corrupt = Buffer.concat([video.bytes.subarray(0, firstCluster + 40), Buffer.alloc(20_000, 0x5a)]);
@@ -133,7 +137,7 @@ describe("MediaRecorder uploads", () => {
   it("remuxes with the ffmpeg on PATH when FFMPEG_PATH and FFPROBE_PATH name it", async () => {
     const onPath = await startTestServer({ FFMPEG_PATH: "ffmpeg", FFPROBE_PATH: "ffprobe" });
     try {
-      const who = await seedAccount(onPath.ctx);
+      const who = await newAccount(onPath);
       await expectRemuxed(onPath, who, video, "clip.webm");
     } finally {
       await onPath.close();
@@ -148,7 +152,7 @@ describe("MediaRecorder uploads", () => {
     try {
       expect(() => execFileSync("ffmpeg", ["-version"], { stdio: "ignore" })).toThrow();
       packaged = await startTestServer();
-      const who = await seedAccount(packaged.ctx);
+      const who = await newAccount(packaged);
       await expectRemuxed(packaged, who, video, "clip.webm");
     } finally {
       process.env.PATH = savedPath;
