@@ -99,6 +99,9 @@ export const DEFAULT_FILE_TYPES: readonly string[] = FILE_TYPE_GROUPS.filter((g)
   g.types.map((t) => t.name),
 );
 
+/** A file input's `accept`: every catalogue type by MIME family or extension (the server still decides by bytes). */
+export const FILE_INPUT_ACCEPT = ["image/*", "video/*", "audio/*", ...FILE_TYPES.flatMap((t) => [t.name, ...t.aliases].map((n) => `.${n}`))].join(",");
+
 /** The default before the catalogue existed; migration 0004 moves servers still on it. */
 export const LEGACY_DEFAULT_FILE_TYPES: readonly string[] = ["jpg", "jpeg", "png", "gif", "mp4", "pdf"];
 
