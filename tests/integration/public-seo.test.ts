@@ -1,3 +1,5 @@
+import { NAMED_CATEGORIES } from "../../app/lib/categories.ts";
+import { FILE_TYPE_GROUPS } from "../../app/lib/file-types.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signUpAndSignIn } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -66,6 +68,19 @@ describe("sitemap, robots and page metadata", () => {
     const html = await (await server.request("/docs")).text();
     expect(html).toContain("https://stash.example.gg/api/upload");
     expect(html).not.toMatch(/localhost|127\.0\.0\.1/);
+  });
+
+  it("lists every file type by group, the named categories and every key place on /docs", async () => {
+    const html = (await (await server.request("/docs")).text()).replace(/<!-- -->/g, "");
+    const section = (id: string) => html.slice(html.indexOf(`id="${id}"`), html.indexOf("</section>", html.indexOf(`id="${id}"`)));
+    const types = section("file-types");
+    for (const group of FILE_TYPE_GROUPS) {
+      expect(types).toContain(group.label);
+      for (const type of group.types) expect(types).toContain(type.name);
+    }
+    const categories = section("categories");
+    for (const category of NAMED_CATEGORIES) expect(categories).toContain(category.name);
+    for (const place of ["x-api-key", "Bearer", "apiKey", "api_key", "?api=", "key=", "token="]) expect(html).toContain(place);
   });
 
   it("sends the /fivem-cdn hero button to /dashboard when signed in and to /auth otherwise", async () => {

@@ -1,4 +1,5 @@
 import { NAMED_CATEGORIES } from "~/lib/categories";
+import { DEFAULT_FILE_TYPES, FILE_TYPE_GROUPS } from "~/lib/file-types";
 import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
@@ -91,6 +92,24 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
             c.label,
             c.description,
             c.aliases.length ? <C key="a">{c.aliases.join(", ")}</C> : "",
+          ])}
+        />
+      </DocSection>
+
+      <DocSection id="file-types" title="File types">
+        <p>
+          The type of every upload is read from its bytes, never from its name or <C>Content-Type</C>, and must be one the server allows. New servers
+          allow every image, video and audio type, so phone photos (WebP), videos (WebM) and voice notes (WebM or Ogg Opus) work without changing a
+          setting; documents and game resources are switched on per server in its settings. A WebM or Ogg without a video track is audio (
+          <C>audio/webm</C>, <C>audio/ogg</C>). A refused type answers <C>415 unsupported_file_type</C> listing the allowed types by group.
+        </p>
+        <Table
+          caption="File types by group"
+          head={["Group", "Types", "On for new servers"]}
+          rows={FILE_TYPE_GROUPS.map((group) => [
+            group.label,
+            <C key="t">{group.types.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(", ")})` : t.name)).join(", ")}</C>,
+            group.types.every((t) => DEFAULT_FILE_TYPES.includes(t.name)) ? "yes" : "no",
           ])}
         />
       </DocSection>

@@ -24,6 +24,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "api-overview", label: "Overview" },
       { id: "upload-api", label: "Upload API" },
       { id: "categories", label: "Categories" },
+      { id: "file-types", label: "File types" },
       { id: "base64-uploads", label: "Base64 uploads from Lua" },
       { id: "presigned-uploads", label: "Presigned uploads" },
       { id: "search-api", label: "Search API" },
