@@ -14,6 +14,11 @@ const MAX_FIELD_BYTES = 64 * 1024;
 /** Room for multipart boundaries, part headers and every text field around the file bytes. */
 const MULTIPART_OVERHEAD = 1024 * 1024 + MAX_FIELDS * MAX_FIELD_BYTES;
 const JSON_OVERHEAD = 64 * 1024;
+/**
+ * A form body percent-encodes base64's "+", "/" and "=" to three characters each: about 1/32 of the
+ * characters, so 6 % growth; the decoded file is held to the size limit all the same.
+ */
+const FORM_ENCODING_GROWTH = 1.1;
 /** JSON, form and base64 keys clients put the file in. */
 const BASE64_KEYS = ["base64", "file", "data", "image", "video", "audio", "content", "screenshot"];
 /** A form body naming one of BASE64_KEYS; never bare base64, whose only "=" is trailing padding. */
@@ -51,8 +56,9 @@ function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "te
  * MAX_FILES_PER_REQUEST files each at the limit, plus framing and fields, and no more. Other bodies
  * hold one file (base64 is 4/3 of its bytes).
  */
-function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number): number {
-  if (kind === "text") return Math.ceil((maxBytes * 4) / 3) + JSON_OVERHEAD;
+function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number, contentType = ""): number {
+  const growth = contentType.startsWith("application/x-www-form-urlencoded") ? FORM_ENCODING_GROWTH : 1;
+  if (kind === "text") return Math.ceil(((maxBytes * 4) / 3) * growth) + JSON_OVERHEAD;
   if (kind === "multipart") return MAX_FILES_PER_REQUEST * maxBytes + MULTIPART_OVERHEAD;
   return maxBytes;
 }
@@ -77,7 +83,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   const kind = kindOf(contentType, options.kind ?? "any");
   const declared = Number(request.headers.get("content-length") ?? NaN);
-  const cap = bodyCap(kind, target.maxBytes);
+  const cap = bodyCap(kind, target.maxBytes, contentType);
   // Nothing of the body is read; the host (unread-body.server.ts) closes the connection after the answer.
   if (Number.isFinite(declared) && declared > cap) throw tooLarge(kind, target.maxBytes, declared);
   const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
