@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../app/services/servers.server.ts";
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { form, pdf } from "../helpers/upload-fixtures.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 let owner: SignedInUser;
@@ -25,8 +25,8 @@ async function keyCount() {
   return Number(row.n);
 }
 
-function upload(key: string) {
-  return server.request("/api/upload", { method: "POST", headers: { "x-api-key": key }, body: form([{ field: "file", data: pdf(2048), filename: "a.pdf" }]) });
+async function upload(key: string) {
+  return server.request("/api/upload", { method: "POST", headers: { "x-api-key": key }, body: form([{ field: "file", data: await png(), filename: "a.png" }]) });
 }
 
 beforeAll(async () => {

@@ -106,7 +106,7 @@ describe("POST /api/portal/upload", () => {
     const o = await owner();
     const html = await upload(o, form([{ field: "file", data: Buffer.from("<html><script>alert(1)</script></html>"), filename: "x.png", type: "image/png" }]));
     expect(html.status).toBe(415);
-    const small = await createServer(server.ctx.db, { userId: o.user.id, name: "Tiny", maxFileSizeMb: 1 });
+    const small = await createServer(server.ctx.db, { userId: o.user.id, name: "Tiny", maxFileSizeMb: 1, allowedFileTypes: ["pdf"] });
     const big = await upload({ cookie: o.cookie, serverId: small.id }, form([{ field: "file", data: pdf(1024 * 1024 + 10), filename: "big.pdf", type: "application/pdf" }]));
     expect(big.status).toBe(413);
     expect(await fileCount(o.user.id)).toBe(0);
