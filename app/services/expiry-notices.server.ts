@@ -37,6 +37,11 @@ function noticeFor(email: string, files: { original_filename: string; expires_at
   };
 }
 
+/** Due after `now` (a file already due is the sweep's, not a warning's) and by `horizon`. */
+function expiresBetween(now: Date, horizon: Date) {
+  return sql<boolean>`${effectiveExpirySql} > ${now}::timestamptz AND ${effectiveExpirySql} <= ${horizon}::timestamptz`;
+}
+
 /**
  * Sends each owner one e-mail about their files that expire within EXPIRY_WARNING_DAYS and were
  * not mentioned before. Files are marked in the same transaction as the send, so a failed send
@@ -50,7 +55,7 @@ export async function sendExpiryNotices(db: Db, options: NoticeOptions): Promise
     .select("f.user_id")
     .distinct()
     .where("f.expiry_notified_at", "is", null)
-    .where(sql<boolean>`${effectiveExpirySql} <= ${horizon}::timestamptz`)
+    .where(expiresBetween(options.now, horizon))
     .execute();
   let sent = 0;
   for (const { user_id } of owners) {
@@ -62,7 +67,7 @@ export async function sendExpiryNotices(db: Db, options: NoticeOptions): Promise
         .select(["f.id", "f.original_filename", effectiveExpirySql.as("expires_at")])
         .where("f.user_id", "=", user_id)
         .where("f.expiry_notified_at", "is", null)
-        .where(sql<boolean>`${effectiveExpirySql} <= ${horizon}::timestamptz`)
+        .where(expiresBetween(options.now, horizon))
         .orderBy("expires_at")
         .forUpdate("f")
         .skipLocked()

@@ -21,6 +21,11 @@ export interface SweepOptions {
   now?: Date;
   /** Stops between files; what was deleted so far is complete and consistent. */
   signal?: AbortSignal;
+  /**
+   * Runs after the sweep, still under its lock, and only on the instance that swept (the expiry
+   * e-mails): so no other instance mails about files while they are being deleted.
+   */
+  afterSweep?: (now: Date) => Promise<unknown>;
 }
 
 export interface SweepResult {
@@ -80,8 +85,13 @@ async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boo
   });
 }
 
-async function sweepUnlocked(deps: SweepDeps, options: SweepOptions): Promise<SweepResult> {
-  const now = options.now ?? new Date();
+async function sweepThenFollowUp(deps: SweepDeps, options: SweepOptions, now: Date): Promise<SweepResult> {
+  const result = await sweepUnlocked(deps, options, now);
+  if (options.afterSweep && !options.signal?.aborted) await options.afterSweep(now);
+  return result;
+}
+
+async function sweepUnlocked(deps: SweepDeps, options: SweepOptions, now: Date): Promise<SweepResult> {
   let deletedBlobs = await drainBlobDeletions(deps.db, deps.blobs, options.signal);
   let deletedFiles = 0;
   const skipped = new Set<string>();
@@ -115,9 +125,10 @@ let localSweep: Promise<SweepResult> | null = null;
  * process, so an in-process guard is enough and no connection is pinned.
  */
 export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions = {}): Promise<SweepResult> {
+  const now = options.now ?? new Date();
   if (deps.dbKind === "pglite") {
     if (localSweep) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
-    localSweep = sweepUnlocked(deps, options);
+    localSweep = sweepThenFollowUp(deps, options, now);
     try {
       return await localSweep;
     } finally {
@@ -128,7 +139,7 @@ export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions =
     const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${SWEEP_LOCK_KEY}) AS locked`.execute(conn);
     if (!rows[0]?.locked) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
     try {
-      return await sweepUnlocked(deps, options);
+      return await sweepThenFollowUp(deps, options, now);
     } finally {
       await sql`SELECT pg_advisory_unlock(${SWEEP_LOCK_KEY})`.execute(conn);
     }
@@ -139,8 +150,8 @@ export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Runs the sweep at startup (which also deletes blobs an interrupted sweep left queued) and
- * then every `intervalMs`; server.ts starts it and stops it on close. `afterSweep` runs after
- * each sweep (the expiry e-mails).
+ * then every `intervalMs`; server.ts starts it and stops it on close. `afterSweep` (the expiry
+ * e-mails) runs after each sweep this instance ran, under the sweep's lock.
  */
 export function startRetentionSweeper(
   deps: SweepDeps,
@@ -150,9 +161,7 @@ export function startRetentionSweeper(
   return startRepeatingJob(
     intervalMs,
     async (signal) => {
-      const now = new Date();
-      await sweepExpiredFiles(deps, { now, signal });
-      if (afterSweep && !signal.aborted) await afterSweep(now);
+      await sweepExpiredFiles(deps, { now: new Date(), signal, afterSweep });
     },
     (error) => deps.logger.error({ err: error }, "retention sweep failed"),
   );

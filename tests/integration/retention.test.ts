@@ -174,6 +174,31 @@ describe("retention sweep", () => {
         await other.end();
       }
     });
+
+    it("mails expiry warnings only from the instance that swept, after its sweep, under its lock", async () => {
+      const now = new Date();
+      const { user, srv } = await owner("free");
+      await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + DAY) });
+      const other = new pg.Client({ connectionString: server.ctx.config.DATABASE_URL });
+      await other.connect();
+      const mailed: Date[] = [];
+      const afterSweep = async (at: Date) => {
+        // Still under the lock: a second instance trying now is turned away.
+        const probe = await other.query("SELECT pg_try_advisory_lock(7060001) AS locked");
+        expect(probe.rows[0].locked).toBe(false);
+        mailed.push(at);
+      };
+      try {
+        await other.query("SELECT pg_advisory_lock(7060001)");
+        expect((await sweepExpiredFiles(deps, { now, afterSweep })).ran).toBe(false);
+        expect(mailed).toEqual([]);
+        await other.query("SELECT pg_advisory_unlock(7060001)");
+        expect((await sweepExpiredFiles(deps, { now, afterSweep })).ran).toBe(true);
+        expect(mailed).toEqual([now]);
+      } finally {
+        await other.end();
+      }
+    });
   });
 });
 
@@ -200,6 +225,20 @@ describe("expiry warnings", () => {
 
     await sendExpiryNotices(server.ctx.db, options);
     expect(sent.filter((n) => n.to === user.email)).toHaveLength(1);
+  });
+
+  it("never warns about a file already due: the sweep deletes it, no e-mail promises it a future", async () => {
+    const now = new Date();
+    const { user, srv } = await owner("free");
+    const due = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() - 60_000) });
+    const soon = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + DAY) });
+    const sent: ExpiryNotice[] = [];
+    await sendExpiryNotices(server.ctx.db, { now, appName: "Stash", appUrl: server.url, send: async (n) => void sent.push(n) });
+    const mine = sent.filter((n) => n.to === user.email);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.subject).toBe("1 file on Stash will be deleted soon");
+    expect(mine[0]!.text).toContain(soon.original_filename);
+    expect(mine[0]!.text).not.toContain(due.original_filename);
   });
 
   it("a failed send marks nothing, so the next run tries again", async () => {
