@@ -14,7 +14,7 @@ import { imageLimits } from "./limits.server.ts";
 import { readSource } from "./source.server.ts";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "./transforms.server.ts";
 import { mediaTools } from "./tools.server.ts";
-import { extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "./video.server.ts";
+import { canRewrite, extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "./video.server.ts";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
 
@@ -147,7 +147,8 @@ async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: stri
 
 /**
  * Duration and dimensions, and for videos a poster frame with its thumbnail. A recording without a
- * duration (MediaRecorder WebM) is first remuxed so it plays with a length and seeks. Everything
+ * duration (MediaRecorder WebM) is first remuxed so it plays with a length and seeks, and a file
+ * carrying personal tags is rewritten without them when the server strips metadata. Everything
  * here is best effort: without ffmpeg, or for a file ffmpeg cannot read, the upload is stored as it is.
  */
 async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
@@ -162,8 +163,10 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         if (!probe) return details;
         let file = original;
         let stored: StoredUpload = upload;
-        if (probe.durationMs === null && remuxMuxerFor(upload.mimeType)) {
-          const remuxed = await remuxForPlayback(deps, tools, upload, original, probe, path.join(dir, "remuxed"), settings.maxBytes);
+        const needsDuration = probe.durationMs === null && Boolean(remuxMuxerFor(upload.mimeType));
+        const stripMetadata = settings.stripMetadata && probe.personalTags.length > 0 && canRewrite(upload.mimeType);
+        if (needsDuration || stripMetadata) {
+          const remuxed = await rewriteStreams(deps, tools, upload, original, probe, path.join(dir, "remuxed"), { maxBytes: settings.maxBytes, stripMetadata });
           if (remuxed) ({ file, probe, stored } = remuxed);
         }
         details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [] };
@@ -200,31 +203,34 @@ async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
 }
 
 /**
- * Rewrites a recording that has no duration (`-c copy`) and, when the copy has a duration, the same
- * streams, nearly all of the original's bytes and fits the size limit, stores it in place of the
- * original under the same key; its size and SHA-256 are then the ones charged and recorded. Any
- * failure keeps the original's bytes.
+ * Rewrites the upload's streams into a fresh container (`-c copy`): a recording without a duration
+ * gets one and an index; with `stripMetadata`, the tags that can tell who, where or when (an MP4's
+ * GPS location, an MP3's artist) are left out, as they are from images. When the copy has a
+ * duration, the same streams, nearly all of the original's bytes and fits the size limit, it is
+ * stored in place of the original under the same key; its size and SHA-256 are then the ones
+ * charged and recorded. Any failure keeps the original's bytes.
  */
-async function remuxForPlayback(
+async function rewriteStreams(
   deps: MediaDeps,
   tools: MediaTools,
   upload: StoredUpload,
   original: string,
   originalProbe: ProbeResult,
   output: string,
-  maxBytes: number | undefined,
+  options: { maxBytes: number | undefined; stripMetadata: boolean },
 ): Promise<{ file: string; probe: ProbeResult; stored: StoredUpload } | null> {
   // A copy is the original's size plus an index; far beyond that is not a copy.
-  const limit = Math.min(maxBytes ?? Number.MAX_SAFE_INTEGER, upload.size * 2 + 1024 * 1024);
+  const limit = Math.min(options.maxBytes ?? Number.MAX_SAFE_INTEGER, upload.size * 2 + 1024 * 1024);
   try {
     // The image slots also bound how many ffmpeg copies run at once.
-    if (!(await withImageSlot(() => remuxMedia(tools, original, output, upload.mimeType, limit)))) return null;
+    if (!(await withImageSlot(() => remuxMedia(tools, original, output, upload.mimeType, limit, { stripMetadata: options.stripMetadata })))) return null;
     const { size } = await fsp.stat(output);
     const probe = await probeMedia(tools, output, upload.mimeType);
     const sameStreams = probe?.streams.join() === originalProbe.streams.join();
     // A copy much smaller than the original lost packets (ffmpeg stops at data it cannot parse).
     const complete = size >= upload.size * MIN_COPY_RATIO && size <= limit;
-    if (!probe || probe.durationMs === null || probe.durationMs <= 0 || !sameStreams || !complete) {
+    const stripped = !options.stripMetadata || probe?.personalTags.length === 0;
+    if (!probe || probe.durationMs === null || probe.durationMs <= 0 || !sameStreams || !complete || !stripped) {
       deps.logger.warn({ storageKey: upload.storageKey, size, durationMs: probe?.durationMs, streams: probe?.streams }, "remux gave no usable copy; original kept");
       return null;
     }

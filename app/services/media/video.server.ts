@@ -40,6 +40,16 @@ export interface ProbeResult {
   hasVideo: boolean;
   /** Stream kinds in file order, e.g. `["video", "audio"]`. */
   streams: string[];
+  /** Names of the container's and streams' tags that can tell who, where or when (GPS, artist, title…). */
+  personalTags: string[];
+}
+
+/** Tags muxers write about the file itself; anything else (location, artist, comment, dates…) is the uploader's. */
+const TECHNICAL_TAGS = new Set(["major_brand", "minor_version", "compatible_brands", "encoder", "handler_name", "vendor_id", "language", "duration"]);
+
+function personalTags(...tagSets: Array<Record<string, string> | undefined>): string[] {
+  const names = tagSets.flatMap((tags) => Object.keys(tags ?? {})).map((name) => name.toLowerCase());
+  return [...new Set(names.filter((name) => !TECHNICAL_TAGS.has(name)))];
 }
 
 function run(binary: string, args: string[], maxBuffer = 64 * 1024 * 1024): Promise<Buffer> {
@@ -78,13 +88,13 @@ export async function probeMedia(tools: MediaTools, file: string, mimeType: stri
     "-v", "error",
     ...INPUT_GUARD,
     "-f", demuxer,
-    "-show_entries", "format=duration:stream=codec_type,width,height,duration",
+    "-show_entries", "format=duration:format_tags:stream=codec_type,width,height,duration:stream_tags",
     "-of", "json",
     file,
   ]);
   const parsed = JSON.parse(out.toString("utf8")) as {
-    format?: { duration?: string };
-    streams?: Array<{ codec_type?: string; width?: number; height?: number; duration?: string }>;
+    format?: { duration?: string; tags?: Record<string, string> };
+    streams?: Array<{ codec_type?: string; width?: number; height?: number; duration?: string; tags?: Record<string, string> }>;
   };
   const video = parsed.streams?.find((s) => s.codec_type === "video" && s.width && s.height);
   const seconds = Number(parsed.format?.duration ?? video?.duration ?? NaN);
@@ -94,6 +104,7 @@ export async function probeMedia(tools: MediaTools, file: string, mimeType: stri
     height: video?.height ?? null,
     hasVideo: Boolean(video),
     streams: (parsed.streams ?? []).map((s) => s.codec_type ?? "unknown"),
+    personalTags: personalTags(parsed.format?.tags, ...(parsed.streams ?? []).map((s) => s.tags)),
   };
 }
 
@@ -120,26 +131,51 @@ export async function extractPosterFrame(tools: MediaTools, file: string, mimeTy
 
 /**
  * Containers a live recorder writes without a duration or an index (Chromium's MediaRecorder
- * streams WebM clusters as it records), and the muxer that rewrites them with both.
+ * streams WebM clusters as it records): such uploads are remuxed to get both.
  */
-const REMUX_MUXERS: Record<string, string> = {
-  webm: "webm",
-  matroska: "matroska",
-  ogg: "ogg",
-};
+const LIVE_RECORDER_CONTAINERS = new Set(["webm", "matroska", "ogg"]);
 
 export function remuxMuxerFor(mimeType: string): string | undefined {
   const demuxer = demuxerFor(mimeType);
-  return demuxer ? REMUX_MUXERS[demuxer] : undefined;
+  return demuxer && LIVE_RECORDER_CONTAINERS.has(demuxer) ? demuxer : undefined;
+}
+
+/** The muxer that writes a stored type back in its own container. */
+const MUXERS: Record<string, string> = {
+  mp4: "mp4",
+  mov: "mov",
+  webm: "webm",
+  matroska: "matroska",
+  ogg: "ogg",
+  avi: "avi",
+  mp3: "mp3",
+  wav: "wav",
+  aac: "adts",
+  flac: "flac",
+};
+
+export function canRewrite(mimeType: string): boolean {
+  const demuxer = demuxerFor(mimeType);
+  return Boolean(demuxer && MUXERS[demuxer]);
 }
 
 /**
- * Copies every stream into a fresh container (`-c copy`, nothing decoded or re-encoded), which
- * writes the duration and the cues a player needs to seek. `maxBytes` caps the output file.
+ * Copies every stream into a fresh container of the same kind (`-c copy`, nothing decoded or
+ * re-encoded), which writes the duration and the cues a player needs to seek; with
+ * `stripMetadata`, without the container's and streams' tags and chapters (rotation is side data
+ * and stays). MP4 and MOV get their index first, so players start before the whole file arrives.
+ * `maxBytes` caps the output file.
  */
-export async function remuxMedia(tools: MediaTools, input: string, output: string, mimeType: string, maxBytes: number): Promise<boolean> {
+export async function remuxMedia(
+  tools: MediaTools,
+  input: string,
+  output: string,
+  mimeType: string,
+  maxBytes: number,
+  options: { stripMetadata?: boolean } = {},
+): Promise<boolean> {
   const demuxer = demuxerFor(mimeType);
-  const muxer = remuxMuxerFor(mimeType);
+  const muxer = demuxer ? MUXERS[demuxer] : undefined;
   if (!demuxer || !muxer || !(await toolAvailable(tools.ffmpegPath))) return false;
   await run(tools.ffmpegPath, [
     "-v", "error",
@@ -149,6 +185,8 @@ export async function remuxMedia(tools: MediaTools, input: string, output: strin
     "-i", input,
     "-map", "0",
     "-c", "copy",
+    ...(options.stripMetadata ? ["-map_metadata", "-1", "-map_chapters", "-1"] : []),
+    ...(muxer === "mp4" || muxer === "mov" ? ["-movflags", "+faststart"] : []),
     "-fs", String(maxBytes),
     "-f", muxer,
     "-y",

@@ -1,0 +1,122 @@
+/**
+ * Video and audio keep no personal tags once served: a bodycam MP4 with a GPS location and an
+ * officer's name, or an MP3 with an artist, reach viewers without them (as images lose EXIF/GPS),
+ * while rotation, duration and streams survive. A server with stripping off keeps the bytes as sent.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { form } from "../helpers/upload-fixtures.ts";
+
+let server: TestServer;
+let scratch: string;
+
+interface Probe {
+  format: { duration?: string; tags?: Record<string, string> };
+  streams: { codec_type: string; tags?: Record<string, string>; side_data_list?: { rotation?: number }[] }[];
+}
+
+function probe(bytes: Buffer, demuxer: string): Probe {
+  const file = path.join(scratch, `probe-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(file, bytes);
+  try {
+    return JSON.parse(execFileSync("ffprobe", ["-v", "error", "-f", demuxer, "-show_format", "-show_streams", "-of", "json", file], { encoding: "utf8" }));
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+function ffmpeg(args: string[], out: string): Buffer {
+  const file = path.join(scratch, out);
+  execFileSync("ffmpeg", ["-v", "error", ...args, "-y", file]);
+  return fs.readFileSync(file);
+}
+
+const allTags = (p: Probe) => ({ ...p.format.tags, ...Object.assign({}, ...p.streams.map((s) => s.tags ?? {})) });
+
+/** A 2 s bodycam clip filmed upright on a phone (rotation 90), tagged with where and by whom. */
+function bodycamClip(): Buffer {
+  ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-f", "lavfi", "-i", "sine=duration=2", "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"], "plain.mp4");
+  return ffmpeg(
+    ["-i", path.join(scratch, "plain.mp4"), "-c", "copy", "-metadata", "location=+48.8577+002.2950/", "-metadata", "artist=Officer Smith", "-metadata", "comment=Case 4411", "-metadata:s:v:0", "rotate=90"],
+    "bodycam.mp4",
+  );
+}
+
+async function upload(account: SeededAccount, bytes: Buffer, filename: string, type: string) {
+  const res = await server.request("/api/upload?category=bodycam", { method: "POST", headers: { "x-api-key": account.key }, body: form([{ field: "file", data: bytes, filename, type }]) });
+  expect(res.status).toBe(201);
+  return res.json();
+}
+
+async function served(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+beforeAll(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "stash-metadata-"));
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("personal tags in video and audio", () => {
+  it("an MP4's GPS location, artist and comment are gone from the served file; rotation, duration and streams stay", async () => {
+    const account = await seedAccount(server.ctx);
+    const clip = bodycamClip();
+    const sent = probe(clip, "mp4");
+    expect(allTags(sent)).toMatchObject({ location: "+48.8577+002.2950/", artist: "Officer Smith", comment: "Case 4411" });
+
+    const body = await upload(account, clip, "bodycam.mp4", "video/mp4");
+    const bytes = await served(body.url);
+    const got = probe(bytes, "mp4");
+    const tags = allTags(got);
+    for (const name of ["location", "location-eng", "artist", "comment"]) expect(tags).not.toHaveProperty(name);
+    expect(JSON.stringify(got)).not.toContain("48.8577");
+    expect(JSON.stringify(got)).not.toContain("Officer Smith");
+    expect(got.streams.map((s) => s.codec_type)).toEqual(sent.streams.map((s) => s.codec_type));
+    expect(got.streams.find((s) => s.codec_type === "video")?.side_data_list?.[0]?.rotation).toBe(90);
+    expect(Number(got.format.duration)).toBeCloseTo(Number(sent.format.duration), 1);
+    const record = await (await server.request(`/api/files/${body.id}`, { headers: { "x-api-key": account.key } })).json();
+    expect(record.duration_ms).toBeGreaterThan(1500);
+
+    // What is stored is what is charged.
+    expect(body.file_size).toBe(bytes.length);
+    expect((await getAccountQuota(server.ctx.db, account.userId)).usedBytes).toBe(bytes.length);
+  });
+
+  it("an MP3's ID3 artist and title are gone, the audio is kept", async () => {
+    const account = await seedAccount(server.ctx);
+    const mp3 = ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame", "-metadata", "artist=Lamar Davis", "-metadata", "title=Confession", "-f", "mp3"], "tagged.mp3");
+    expect(allTags(probe(mp3, "mp3"))).toMatchObject({ artist: "Lamar Davis", title: "Confession" });
+    const body = await upload(account, mp3, "confession.mp3", "audio/mpeg");
+    const got = probe(await served(body.url), "mp3");
+    expect(allTags(got)).not.toHaveProperty("artist");
+    expect(allTags(got)).not.toHaveProperty("title");
+    expect(got.streams.map((s) => s.codec_type)).toEqual(["audio"]);
+  });
+
+  it("a clip without personal tags is stored byte for byte, and a server with stripping off keeps tags as sent", async () => {
+    const plainAccount = await seedAccount(server.ctx);
+    bodycamClip();
+    const plain = fs.readFileSync(path.join(scratch, "plain.mp4"));
+    const untouched = await upload(plainAccount, plain, "plain.mp4", "video/mp4");
+    expect((await served(untouched.url)).equals(plain)).toBe(true);
+
+    const keeping = await seedAccount(server.ctx);
+    await server.ctx.db.updateTable("servers").set({ strip_metadata: false }).where("id", "=", keeping.serverId).execute();
+    const clip = bodycamClip();
+    const kept = await upload(keeping, clip, "bodycam.mp4", "video/mp4");
+    expect((await served(kept.url)).equals(clip)).toBe(true);
+  });
+});
