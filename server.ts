@@ -206,10 +206,14 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const sockets = new Set<Socket>();
   // /f/ is dispatched before Express: the router, its per-request setup and the page middleware
   // cost more than serving a small file (decision record 034).
-  const server: HttpServer = http.createServer((req, res) => {
+  // Node's default requestTimeout (300 s) cut uploads over slow links; a stalled connection is
+  // closed by the idle timeout instead, however long an upload that keeps moving takes.
+  const requestTimeout = config.REQUEST_TIMEOUT_S * 1000;
+  const server: HttpServer = http.createServer({ requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(500, requestTimeout / 4)) }, (req, res) => {
     settleUnreadBody(req, res);
     return CDN_PATH.test(req.url ?? "") ? serveFile(req, res) : app(req, res);
   });
+  server.timeout = config.IDLE_TIMEOUT_S * 1000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.HOST, () => {

@@ -29,6 +29,8 @@ const envSchema = z
     DATA_DIR: z.string().default("./data"),
     TRUST_PROXY: z.string().default("loopback"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    REQUEST_TIMEOUT_S: z.coerce.number().int().min(0).max(86_400).default(3600),
+    IDLE_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).default(120),
 
     DATABASE_URL: optionalUrl,
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
