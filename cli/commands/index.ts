@@ -3,7 +3,8 @@ import { keyCreate } from "./key-create.ts";
 import { planSet } from "./plans.ts";
 import { serverCreate, serverShow, serverUpdate } from "./servers.ts";
 import { sessionPurge } from "./sessions.ts";
+import { storageCheck } from "./storage.ts";
 import { userCreate, userList, userRole } from "./users.ts";
 
 /** Every CLI command; add new ones here. */
-export const commands: Command[] = [userCreate, userRole, userList, serverCreate, serverShow, serverUpdate, keyCreate, planSet, sessionPurge];
+export const commands: Command[] = [userCreate, userRole, userList, serverCreate, serverShow, serverUpdate, keyCreate, planSet, sessionPurge, storageCheck];

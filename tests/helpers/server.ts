@@ -10,6 +10,8 @@ export interface TestServer extends StartedServer {
   dataDir: string;
   /** fetch relative to the server's base URL. */
   request(pathname: string, init?: RequestInit): Promise<Response>;
+  /** Stops the server as an operator would, keeping its data directory and database; `close` also removes them. */
+  stop(): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -56,6 +58,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...server,
     dataDir,
     request: (pathname, init) => fetch(new URL(pathname, base), init),
+    stop: () => server.close(),
     async close() {
       await server.close();
       await database.drop();
