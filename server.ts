@@ -14,7 +14,6 @@ import { createFilePathHandler } from "./app/http/file-path.server.ts";
 import { settleUnreadBody } from "./app/http/unread-body.server.ts";
 import { createAppContext, type AppContext } from "./app/services/app-context.server.ts";
 import { applyCors, CORS_PATHS } from "./app/services/cors.server.ts";
-import { sweepOrphanBlobs } from "./app/services/orphan-sweep.server.ts";
 import { CROSS_SITE_MESSAGE, isSameOrigin } from "./app/services/csrf.server.ts";
 import { DownloadCounter } from "./app/services/download-usage.server.ts";
 import { enableFileBodyCache } from "./app/services/file-lookup.server.ts";
@@ -168,10 +167,6 @@ export function createExpressApp(ctx: AppContext) {
 export async function startServer(options: StartServerOptions): Promise<StartedServer> {
   const { config } = options;
   const ctx = await createAppContext(config, { inMemoryDb: options.inMemoryDb });
-  const swept = await ctx.blobs.sweepIncomplete(60_000).catch(() => 0);
-  if (swept) ctx.logger.info({ swept }, "removed leftovers of interrupted uploads");
-  // In the background: on a large bucket the listing takes a while and serving need not wait.
-  void sweepOrphanBlobs(ctx).catch((error) => ctx.logger.warn({ err: error }, "orphan blob sweep failed"));
 
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
   const backgroundJobs = startBackgroundJobs(ctx);

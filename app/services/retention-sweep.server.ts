@@ -5,9 +5,8 @@ import type { Logger } from "./logger.server.ts";
 import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 import { isDueSql } from "./retention.server.ts";
+import { JOB_LOCKS, runExclusively } from "./job-lock.server.ts";
 
-/** Any fixed 64-bit number; every instance must use the same one. */
-const SWEEP_LOCK_KEY = 7_060_001;
 const BATCH = 200;
 
 export interface SweepDeps {
@@ -117,33 +116,11 @@ async function sweepUnlocked(deps: SweepDeps, options: SweepOptions, now: Date):
   return { ran: true, deletedFiles, deletedBlobs };
 }
 
-let localSweep: Promise<SweepResult> | null = null;
-
-/**
- * One sweep over expired files. On PostgreSQL a session advisory lock keeps it to one instance
- * at a time (held on a pinned connection; the work itself uses the pool). PGlite is one
- * process, so an in-process guard is enough and no connection is pinned.
- */
+/** One sweep over expired files, on one instance at a time (see runExclusively). */
 export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions = {}): Promise<SweepResult> {
   const now = options.now ?? new Date();
-  if (deps.dbKind === "pglite") {
-    if (localSweep) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
-    localSweep = sweepThenFollowUp(deps, options, now);
-    try {
-      return await localSweep;
-    } finally {
-      localSweep = null;
-    }
-  }
-  return deps.db.connection().execute(async (conn) => {
-    const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${SWEEP_LOCK_KEY}) AS locked`.execute(conn);
-    if (!rows[0]?.locked) return { ran: false, deletedFiles: 0, deletedBlobs: 0 };
-    try {
-      return await sweepThenFollowUp(deps, options, now);
-    } finally {
-      await sql`SELECT pg_advisory_unlock(${SWEEP_LOCK_KEY})`.execute(conn);
-    }
-  });
+  const run = await runExclusively(deps.db, deps.dbKind, JOB_LOCKS.retentionSweep, () => sweepThenFollowUp(deps, options, now));
+  return run.ran ? run.result : { ran: false, deletedFiles: 0, deletedBlobs: 0 };
 }
 
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;

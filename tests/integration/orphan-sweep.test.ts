@@ -1,10 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JOB_LOCKS } from "../../app/services/job-lock.server.ts";
 import { sweepOrphanBlobs } from "../../app/services/orphan-sweep.server.ts";
+import { incompleteUploadGraceMs, reconcileStorage } from "../../app/services/storage-reconcile.server.ts";
 import { seedAccount } from "../helpers/api-seed.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { usingPostgres } from "../helpers/test-db.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -34,5 +38,50 @@ describe("orphan blob sweep", () => {
     expect(await blobs.head(`${account.serverId}/other/orphan.png`)).toBeNull();
     expect(await blobs.head(`${account.serverId}/other/fresh.png`)).not.toBeNull();
     expect(await blobs.head(file.path)).not.toBeNull();
+  });
+});
+
+describe("storage reconciler (periodic, one instance at a time)", () => {
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+  const tempFile = (name: string, age: Date) => {
+    const file = path.join(server.dataDir, "files", ".tmp", name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, "part of an upload");
+    fs.utimesSync(file, age, age);
+    return file;
+  };
+
+  it("keeps the temp file of an upload that may still be arriving and removes one older than any upload may take", async () => {
+    // Default REQUEST_TIMEOUT_S is an hour: a 20-minute-old temp file can be a slow upload on another instance.
+    expect(incompleteUploadGraceMs(server.ctx.config)).toBe(3600_000 + 5 * 60_000);
+    const inFlight = tempFile("in-flight", minutesAgo(20));
+    const abandoned = tempFile("abandoned", minutesAgo(2 * 60));
+    const account = await seedAccount(server.ctx);
+    const orphan = `${account.serverId}/other/crash-leftover.png`;
+    await server.ctx.blobs.put(orphan, Readable.from([Buffer.from("left by a crash")]));
+    fs.utimesSync(path.join(server.dataDir, "files", orphan), minutesAgo(60), minutesAgo(60));
+
+    const result = await reconcileStorage(server.ctx);
+    expect(result).toMatchObject({ ran: true, incompleteRemoved: 1, orphansRemoved: 1 });
+    expect(fs.existsSync(inFlight)).toBe(true);
+    expect(fs.existsSync(abandoned)).toBe(false);
+    expect(await server.ctx.blobs.head(orphan)).toBeNull();
+    fs.rmSync(inFlight);
+  });
+
+  it.runIf(usingPostgres)("runs on one instance at a time: another instance holding the lock means this one skips", async () => {
+    const abandoned = tempFile("abandoned-2", minutesAgo(3 * 60));
+    const other = new pg.Client({ connectionString: server.ctx.config.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query("SELECT pg_advisory_lock($1)", [JOB_LOCKS.storageReconcile]);
+      expect(await reconcileStorage(server.ctx)).toEqual({ ran: false, incompleteRemoved: 0, orphansRemoved: 0 });
+      expect(fs.existsSync(abandoned)).toBe(true);
+      await other.query("SELECT pg_advisory_unlock($1)", [JOB_LOCKS.storageReconcile]);
+      expect((await reconcileStorage(server.ctx)).ran).toBe(true);
+      expect(fs.existsSync(abandoned)).toBe(false);
+    } finally {
+      await other.end();
+    }
   });
 });
