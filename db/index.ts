@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
+import { markIfUnavailable } from "./connection-errors.ts";
 import { createPGliteDialect } from "./pglite-dialect.ts";
 import type { Database } from "./schema.ts";
 
@@ -54,6 +55,38 @@ function lockDataDirectory(dir: string) {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
+/** A database that does not answer a connection attempt within this is reported unavailable (503), not waited on. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The pool as Kysely sees it, marking errors that mean "the database is gone" (connect refused,
+ * connection terminated, admin shutdown) so the HTTP layer answers 503 instead of 500.
+ */
+function markingPool(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect().catch((error: unknown) => {
+        throw markIfUnavailable(error);
+      });
+      let facade = wrapped.get(client);
+      if (!facade) {
+        facade = {
+          query: ((...args: [string, unknown[]]) => {
+            const result = client.query(...args) as unknown;
+            // A cursor (Kysely's stream()) reports its errors itself.
+            return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(markIfUnavailable(error))) : result;
+          }) as PostgresPoolClient["query"],
+          release: () => client.release(),
+        };
+        wrapped.set(client, facade);
+      }
+      return facade;
+    },
+    end: () => pool.end(),
+  };
+}
+
 export interface CreateDbOptions {
   /** A PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl?: string;
@@ -66,10 +99,19 @@ export interface CreateDbOptions {
 
 export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolMax ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     // Without a listener, an idle client's error (a restart, a killed backend) would crash the process.
     pool.on("error", (error) => options.onConnectionError?.(error));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // The pool listens only while a client is idle; a checked-out one (a transaction, the sweep's
+    // advisory lock) that loses its connection would emit an unhandled 'error' and end the process.
+    // Its holder learns of the failure from its next query, so this listener only has to exist.
+    pool.on("connect", (client) => client.on("error", () => {}));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: markingPool(pool) }) });
     return { db, kind: "postgresql", close: () => db.destroy() };
   }
   const unlock = options.pgliteDir ? lockDataDirectory(options.pgliteDir) : () => {};

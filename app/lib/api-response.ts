@@ -26,6 +26,7 @@ export type ApiErrorCode =
   | "invalid_image"
   | "image_corrupt"
   | "rate_limited"
+  | "database_unavailable"
   | "internal_error";
 
 export interface ApiErrorBody {
@@ -98,6 +99,20 @@ export function requestTooLarge(maxFiles: number, maxBytes: number, ceilingBytes
     max_size_mb: maxMb,
     max_request_mb: Math.floor((ceilingBytes / (1024 * 1024)) * 100) / 100,
   });
+}
+
+/** Seconds a client is told to wait while the database is unreachable: a restart or failover takes about this long. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/** 503 while the database is unreachable; the client may simply retry. */
+export function databaseUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "database_unavailable",
+    "The database is unavailable right now. Try again in a few seconds.",
+    { retry_after: DATABASE_RETRY_AFTER_S },
+    { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
+  );
 }
 
 function formatMb(mb: number): string {

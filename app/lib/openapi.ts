@@ -28,6 +28,7 @@ const errorCodes = [
   "quota_exceeded",
   "unsupported_file_type",
   "rate_limited",
+  "database_unavailable",
   "internal_error",
 ];
 
@@ -228,7 +229,14 @@ const schemas: Record<string, Schema> = {
       },
     },
   },
-  Health: { type: "object", required: ["status"], properties: { status: { enum: ["ok", "degraded"] } } },
+  Health: {
+    type: "object",
+    required: ["status"],
+    properties: {
+      status: { enum: ["ok", "degraded"] },
+      db: { type: "object", properties: { ok: { type: "boolean" }, status: { enum: ["up", "down"] } } },
+    },
+  },
 };
 
 const json = (schema: Schema, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -242,6 +250,7 @@ const keyedErrors = {
   "403": err("The key lacks the permission, belongs to another server, or the server is not active"),
   "429": err("Rate limited; see Retry-After"),
   "500": err("Server error"),
+  "503": err("The database is unavailable (code database_unavailable); nothing was kept, retry after Retry-After seconds"),
 };
 const uploadErrors = {
   ...keyedErrors,
@@ -497,6 +506,7 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
             "415": err("Type not allowed"),
             "429": err("Rate limited"),
             "500": err("Server error"),
+            "503": err("The database is unavailable; retry after Retry-After seconds"),
           },
         },
       },

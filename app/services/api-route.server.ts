@@ -1,10 +1,14 @@
 import type { AppLoadContext } from "react-router";
-import { ApiError, apiError, apiErrorResponse } from "../lib/api-response.ts";
+import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
+import { ApiError, apiError, apiErrorResponse, databaseUnavailable } from "../lib/api-response.ts";
 import { authenticateApiRequest, type ApiCaller } from "./api-auth.server.ts";
 import type { ApiKeyPermission } from "./api-keys.server.ts";
 import { recordApiCall } from "./api-usage.server.ts";
 
-/** Turns an ApiError into its JSON answer and anything else into a logged 500, so /api never answers HTML. */
+/**
+ * Turns an ApiError into its JSON answer, a lost database into 503 database_unavailable with
+ * Retry-After, and anything else into a logged 500, so /api never answers HTML.
+ */
 export async function runApi(context: AppLoadContext, run: () => Promise<Response>): Promise<Response> {
   try {
     return await run();
@@ -15,6 +19,10 @@ export async function runApi(context: AppLoadContext, run: () => Promise<Respons
 
 function errorResponse(context: AppLoadContext, error: unknown): Response {
   if (error instanceof ApiError) return apiErrorResponse(error);
+  if (isDatabaseUnavailable(error)) {
+    context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
+    return apiErrorResponse(databaseUnavailable());
+  }
   context.logger.error({ err: error, requestId: context.requestId }, "script API request failed");
   return apiError(500, "internal_error", "Internal server error", { request_id: context.requestId });
 }

@@ -50,7 +50,8 @@ export async function createAppContext(config: Config, options: CreateAppContext
     databaseUrl: config.DATABASE_URL,
     pgliteDir: options.inMemoryDb ? undefined : path.join(config.dataDir, "db"),
     poolMax: config.DATABASE_POOL_MAX,
-    onConnectionError: (error) => logger.warn({ err: error }, "idle database connection failed; the pool replaces it"),
+    // The message only: pg attaches the whole client to the error.
+    onConnectionError: (error) => logger.warn({ error: error.message }, "idle database connection failed; the pool replaces it"),
   });
   try {
     const { applied } = await migrateToLatest(handle.db);

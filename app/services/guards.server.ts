@@ -1,4 +1,5 @@
 import { data, redirect, type AppLoadContext } from "react-router";
+import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
 import {
   readSession,
   readSessionToken,
@@ -44,9 +45,18 @@ export async function getOptionalUser(request: Request, context: AppLoadContext)
   return (await authenticate(request, context))?.user ?? null;
 }
 
+/** A page asked for while the database is unreachable: a readable 503 (the root error page) instead of a 500. */
+function pageError(context: AppLoadContext, error: unknown): unknown {
+  if (!isDatabaseUnavailable(error)) return error;
+  context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
+  return data("The database is unavailable right now. Nothing was lost; try again in a few seconds.", { status: 503, statusText: "Service Unavailable" });
+}
+
 /** The signed-in user; a visitor is redirected to /auth and brought back here after signing in. */
 export async function requireAuthenticated(request: Request, context: AppLoadContext): Promise<Authenticated> {
-  const auth = await authenticate(request, context);
+  const auth = await authenticate(request, context).catch((error: unknown) => {
+    throw pageError(context, error);
+  });
   if (!auth) throw signInRedirect(request);
   return auth;
 }
@@ -75,6 +85,7 @@ export async function requireUserWithRole(
   try {
     auth = await authenticate(request, context);
   } catch (error) {
+    if (isDatabaseUnavailable(error)) throw pageError(context, error);
     context.logger.error({ err: error }, "admin check failed");
     throw data({ adminCheckError: new AdminCheckError(error).message }, { status: 500 });
   }

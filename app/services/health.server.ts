@@ -3,7 +3,8 @@ import type { AppContext } from "./app-context.server";
 
 export interface HealthReport {
   status: "ok" | "degraded";
-  db: { ok: boolean; kind: "PGlite" | "PostgreSQL"; latency_ms: number; error?: string };
+  /** `status` is "down" while the database cannot be reached; requests then answer 503 database_unavailable. */
+  db: { ok: boolean; status: "up" | "down"; kind: "PGlite" | "PostgreSQL"; latency_ms: number; error?: string };
   storage: { ok: boolean; kind: "disk" | "s3"; latency_ms: number; error?: string };
   version: string;
   uptime_s: number;
@@ -30,7 +31,7 @@ export async function checkHealth(ctx: Pick<AppContext, "db" | "dbKind" | "blobs
   ]);
   return {
     status: db.ok && storage.ok ? "ok" : "degraded",
-    db: { ...db, kind: ctx.dbKind === "pglite" ? "PGlite" : "PostgreSQL" },
+    db: { ...db, status: db.ok ? "up" : "down", kind: ctx.dbKind === "pglite" ? "PGlite" : "PostgreSQL" },
     storage: { ...storage, kind: ctx.blobs.kind },
     version: ctx.version,
     uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),

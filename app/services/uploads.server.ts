@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
 import type { Db } from "../../db/index.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { ApiError, fileTooLarge } from "../lib/api-response.ts";
@@ -198,12 +199,14 @@ export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): 
  * Makes stored uploads real, all or none, in one transaction: reserves their total size of the
  * owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it), adds it to the
  * server's usage, inserts the rows and variants and counts the upload. On any failure the blobs
- * are deleted and nothing in the database changed.
+ * are deleted and nothing in the database changed (unless the database went away during COMMIT,
+ * when nobody can know yet whether the rows exist).
  */
 export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<FileRecord[]> {
   const now = new Date();
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
   const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
+  let committing = false;
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       if (!(await reserveQuota(trx, target.userId, total, now))) {
@@ -257,9 +260,16 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       );
       if (variants.length) await trx.insertInto("file_variants").values(variants).execute();
       await bumpUsage(trx, target.serverId, { uploads: uploads.length, upload_bytes: total }, now);
+      committing = true;
       return uploads.map((u) => byKey.get(u.storageKey)!);
     });
   } catch (error) {
+    // The database went away during COMMIT: the rows may exist, and a row must never lose its blob.
+    // The blobs stay; the orphan sweep removes them if the rows do not.
+    if (committing && isDatabaseUnavailable(error)) {
+      ctx.logger.warn({ err: error, keys: uploads.map((u) => u.storageKey) }, "upload commit in doubt; blobs kept for the orphan sweep");
+      throw error;
+    }
     await discardUploads(ctx, uploads);
     throw error;
   }

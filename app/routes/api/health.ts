@@ -1,3 +1,4 @@
+import { DATABASE_RETRY_AFTER_S } from "~/lib/api-response";
 import { checkHealth } from "~/services/health.server";
 import type { Route } from "./+types/health";
 
@@ -5,6 +6,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const report = await checkHealth(context);
   return Response.json(report, {
     status: report.status === "ok" ? 200 : 503,
-    headers: { "Cache-Control": "no-store" },
+    headers: { "Cache-Control": "no-store", ...(report.db.ok ? {} : { "Retry-After": String(DATABASE_RETRY_AFTER_S) }) },
   });
 }

@@ -1,5 +1,6 @@
 import { blobResponse } from "~/http/file-response.server";
 import { apiError } from "~/lib/api-response";
+import { runApi } from "~/services/api-route.server";
 import { getOptionalUser } from "~/services/guards.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { findOwnedFile, galleryThumbnail, servableOriginal, servableVariant } from "~/services/portal-files.server";
@@ -13,6 +14,10 @@ const PORTAL_CACHE = "private, max-age=3600";
  * Download (?download=1, saved under the original name) and card thumbnails (?thumb=1).
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return runApi(context, () => serveOwnedFile({ request, context, params }));
+}
+
+async function serveOwnedFile({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">) {
   const user = await getOptionalUser(request, context);
   if (!user) return apiError(401, "not_authenticated", "Not authenticated");
   const file = await findOwnedFile(context.db, user.id, params.id);
