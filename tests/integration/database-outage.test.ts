@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { sql } from "kysely";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
 import { freePort, startTestServer, type TestServer } from "../helpers/server.ts";
@@ -105,8 +105,11 @@ describe.skipIf(!initdb)("database outage", () => {
   });
 
   afterAll(async () => {
-    await server?.close();
-    await cluster?.remove();
+    try {
+      await server?.close();
+    } finally {
+      await cluster?.remove();
+    }
     process.off("uncaughtException", record);
     process.off("unhandledRejection", record);
   });
@@ -162,6 +165,8 @@ describe.skipIf(!initdb)("database outage", () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         push = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
+        // A failed assertion must not leave the request (and so the server's shutdown) waiting on this body.
+        onTestFinished(() => controller.error(new Error("test over")));
       },
     });
     const streaming = upload(body, "during.png");
