@@ -27,10 +27,16 @@ export interface LimitResult {
  */
 export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
-  private readonly redis?: Redis;
+  private redis?: Redis;
 
-  constructor(redisUrl?: string) {
-    if (redisUrl) this.redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  constructor(private readonly redisUrl?: string) {}
+
+  /** Connects on the first limit checked, so a process that never limits (the CLI) opens no connection. */
+  private redisClient(): Redis | undefined {
+    if (this.redisUrl && !this.redis) {
+      this.redis = new Redis(this.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    }
+    return this.redis;
   }
 
   private limiter(name: string, rule: LimitRule): RateLimiterAbstract {
@@ -38,10 +44,11 @@ export class RateLimits {
     let limiter = this.limiters.get(id);
     if (!limiter) {
       const options = { keyPrefix: `stash:rl:${name}`, points: rule.points, duration: rule.duration };
-      limiter = this.redis
+      const redis = this.redisClient();
+      limiter = redis
         ? new RateLimiterRedis({
             ...options,
-            storeClient: this.redis,
+            storeClient: redis,
             // If Redis is down, limit in memory rather than fail every request.
             insuranceLimiter: new RateLimiterMemory(options),
           })
@@ -79,7 +86,10 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    await this.redis?.quit().catch(() => {});
+    if (!this.redis) return;
+    // quit() waits for a connection that may never come (Redis down); disconnect() does not.
+    if (this.redis.status === "ready") await this.redis.quit().catch(() => {});
+    else this.redis.disconnect();
   }
 }
 

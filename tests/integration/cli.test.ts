@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
+import { freePort } from "../helpers/server.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
 
 const run = promisify(execFile);
@@ -195,6 +196,18 @@ describe("operator CLI", { timeout: 180_000 }, () => {
       expect(left.map((r) => r.id)).toEqual([live]);
     } finally {
       await after.close();
+    }
+  });
+
+  // `docker compose exec app npm run cli …` runs with the app's REDIS_URL; the CLI must still exit.
+  it("exits when REDIS_URL is set, whether Redis answers or not", async () => {
+    const closedPort = await freePort();
+    for (const redisUrl of ["redis://127.0.0.1:6379", `redis://127.0.0.1:${closedPort}`]) {
+      const started = Date.now();
+      const result = await cliWith({ DATA_DIR: dataDir, DATABASE_URL: database.url ?? "", REDIS_URL: redisUrl }, "session:purge", "--json");
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual({ deleted: 0 });
+      expect(Date.now() - started).toBeLessThan(60_000);
     }
   });
 
