@@ -35,6 +35,8 @@ export interface S3BlobStoreOptions {
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
+/** Tries per S3 request, the first included: bounded, so a throttling store answers in seconds. */
+export const S3_MAX_ATTEMPTS = 3;
 
 function isNotFound(error: unknown) {
   return (
@@ -61,6 +63,9 @@ export class S3BlobStore implements BlobStore {
       endpoint: options.endpoint,
       forcePathStyle: options.forcePathStyle,
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      // Throttling (SlowDown, 503) is retried with backoff, then surfaces as 503 storage_unavailable.
+      maxAttempts: S3_MAX_ATTEMPTS,
+      retryMode: "standard",
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
     });

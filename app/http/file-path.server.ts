@@ -3,7 +3,8 @@ import { pipeline } from "node:stream/promises";
 import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
 import { DiskBlobStore } from "../../storage/disk.ts";
 import type { S3BlobStore } from "../../storage/s3.ts";
-import { databaseUnavailable } from "../lib/api-response.ts";
+import { isStorageThrottled } from "../../storage/storage-errors.ts";
+import { databaseUnavailable, storageUnavailable } from "../lib/api-response.ts";
 import type { AppContext } from "../services/app-context.server.ts";
 import { applyCors } from "../services/cors.server.ts";
 import type { DownloadCounter } from "../services/download-usage.server.ts";
@@ -235,9 +236,9 @@ export function createFilePathHandler(deps: FilePathDeps) {
       recordRequest(ctx, { requestId, method: req.method ?? "GET", route: FILE_ROUTE, url: req.url ?? "", status: res.statusCode, started, ip: deps.clientIp(req) }),
     );
     serve(req, res, requestId).catch((error: unknown) => {
-      if (!res.headersSent && isDatabaseUnavailable(error)) {
-        ctx.logger.warn({ err: error, requestId }, "database unavailable");
-        const unavailable = databaseUnavailable();
+      const unavailable = isDatabaseUnavailable(error) ? databaseUnavailable() : isStorageThrottled(error) ? storageUnavailable() : null;
+      if (!res.headersSent && unavailable) {
+        ctx.logger.warn({ err: error, requestId }, unavailable.message);
         return sendJsonError(res, requestId, unavailable.status, unavailable.code, unavailable.message, unavailable.headers);
       }
       ctx.logger.error({ err: error, requestId }, res.headersSent ? "file stream failed" : "file request failed");

@@ -27,6 +27,8 @@ export type ApiErrorCode =
   | "image_corrupt"
   | "rate_limited"
   | "database_unavailable"
+  | "insufficient_storage"
+  | "storage_unavailable"
   | "internal_error";
 
 export interface ApiErrorBody {
@@ -112,6 +114,29 @@ export function databaseUnavailable(): ApiError {
     "The database is unavailable right now. Try again in a few seconds.",
     { retry_after: DATABASE_RETRY_AFTER_S },
     { "Retry-After": String(DATABASE_RETRY_AFTER_S) },
+  );
+}
+
+/** Seconds a client should wait after a full disk or a throttling object store. */
+export const STORAGE_RETRY_AFTER_S = 30;
+
+export function insufficientStorage(): ApiError {
+  return new ApiError(
+    507,
+    "insufficient_storage",
+    "Storage is full right now, so the file was not kept. Try again later.",
+    { retry_after: STORAGE_RETRY_AFTER_S },
+    { "Retry-After": String(STORAGE_RETRY_AFTER_S) },
+  );
+}
+
+export function storageUnavailable(): ApiError {
+  return new ApiError(
+    503,
+    "storage_unavailable",
+    "File storage is busy or unavailable right now, so the file was not kept. Try again in a few seconds.",
+    { retry_after: STORAGE_RETRY_AFTER_S },
+    { "Retry-After": String(STORAGE_RETRY_AFTER_S) },
   );
 }
 

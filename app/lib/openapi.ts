@@ -29,6 +29,8 @@ const errorCodes = [
   "unsupported_file_type",
   "rate_limited",
   "database_unavailable",
+  "insufficient_storage",
+  "storage_unavailable",
   "internal_error",
 ];
 
@@ -250,7 +252,7 @@ const keyedErrors = {
   "403": err("The key lacks the permission, belongs to another server, or the server is not active"),
   "429": err("Rate limited; see Retry-After"),
   "500": err("Server error"),
-  "503": err("The database is unavailable (code database_unavailable); nothing was kept, retry after Retry-After seconds"),
+  "503": err("The database or file storage is unavailable (code database_unavailable or storage_unavailable); nothing was kept, retry after Retry-After seconds"),
 };
 const uploadErrors = {
   ...keyedErrors,
@@ -265,6 +267,7 @@ const uploadErrors = {
       "audio (mp3, ogg/opus, weba = audio-only WebM, wav, m4a, aac) type; documents (pdf, txt) and game resources (zip, 7z, rar, ytd, ydr, " +
       "yft, ybn, ymap, ytyp, …) are opt-in.",
   ),
+  "507": err("File storage is full (code insufficient_storage); nothing was kept, retry after Retry-After seconds"),
 };
 
 const uploadFields: Schema = {

@@ -1,13 +1,15 @@
 import type { AppLoadContext } from "react-router";
 import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
-import { ApiError, apiError, apiErrorResponse, databaseUnavailable } from "../lib/api-response.ts";
+import { isStorageFull, isStorageThrottled } from "../../storage/storage-errors.ts";
+import { ApiError, apiError, apiErrorResponse, databaseUnavailable, insufficientStorage, storageUnavailable } from "../lib/api-response.ts";
 import { authenticateApiRequest, type ApiCaller } from "./api-auth.server.ts";
 import type { ApiKeyPermission } from "./api-keys.server.ts";
 import { recordApiCall } from "./api-usage.server.ts";
 
 /**
- * Turns an ApiError into its JSON answer, a lost database into 503 database_unavailable with
- * Retry-After, and anything else into a logged 500, so /api never answers HTML.
+ * Turns an ApiError into its JSON answer, a lost database into 503 database_unavailable, a full
+ * disk into 507 insufficient_storage and a throttling object store into 503 storage_unavailable
+ * (each with Retry-After), and anything else into a logged 500, so /api never answers HTML.
  */
 export async function runApi(context: AppLoadContext, run: () => Promise<Response>): Promise<Response> {
   try {
@@ -22,6 +24,14 @@ function errorResponse(context: AppLoadContext, error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
     context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
     return apiErrorResponse(databaseUnavailable());
+  }
+  if (isStorageFull(error)) {
+    context.logger.error({ err: error, requestId: context.requestId }, "blob storage is full");
+    return apiErrorResponse(insufficientStorage());
+  }
+  if (isStorageThrottled(error)) {
+    context.logger.warn({ err: error, requestId: context.requestId }, "blob storage throttled the request");
+    return apiErrorResponse(storageUnavailable());
   }
   context.logger.error({ err: error, requestId: context.requestId }, "script API request failed");
   return apiError(500, "internal_error", "Internal server error", { request_id: context.requestId });
