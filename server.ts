@@ -21,6 +21,7 @@ import { canReadPrivateFile } from "./app/services/private-access.server.ts";
 import { ConfigError, loadConfig, type Config } from "./app/services/env.server.ts";
 import { routeLabel } from "./app/services/metrics.server.ts";
 import { startBackgroundJobs } from "./app/services/background-jobs.server.ts";
+import type { JobQueue } from "./app/services/jobs/job-queue.server.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
@@ -42,6 +43,8 @@ export interface StartedServer {
   ctx: AppContext;
   /** Writes the download counters gathered in memory to usage_daily now. */
   flushUsage(): Promise<void>;
+  /** This instance's worker on the shared job queue (background-jobs.server.ts). */
+  jobs: JobQueue;
   close(): Promise<void>;
 }
 
@@ -169,7 +172,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const ctx = await createAppContext(config, { inMemoryDb: options.inMemoryDb });
 
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
-  const backgroundJobs = startBackgroundJobs(ctx);
+  const backgroundJobs = await startBackgroundJobs(ctx);
   const app = createExpressApp(ctx);
   const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
   const clientIp = (req: IncomingMessage) => proxyAddr(req, trust);
@@ -258,7 +261,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   }
 
   ctx.logger.info({ url: `http://${host}:${port}`, db: ctx.dbKind, storage: ctx.blobs.kind }, "Stash is listening");
-  return { url: `http://${host}:${port}`, port, ctx, flushUsage: () => downloads.flush(), close };
+  return { url: `http://${host}:${port}`, port, ctx, flushUsage: () => downloads.flush(), jobs: backgroundJobs, close };
 }
 
 const isEntryPoint = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;

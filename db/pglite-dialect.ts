@@ -27,7 +27,7 @@ class PGlitePool implements PostgresPool {
     return {
       async query<R>(sqlText: unknown, parameters?: ReadonlyArray<unknown>) {
         const text = String(sqlText);
-        const result = await pglite.query<R>(text, parameters as unknown[] | undefined);
+        const result = parameters?.length ? await pglite.query<R>(text, parameters as unknown[]) : await queryOrScript<R>(pglite, text);
         const command = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "SELECT";
         return {
           command: command as PostgresQueryResult<R>["command"],
@@ -45,6 +45,21 @@ class PGlitePool implements PostgresPool {
 
   async end(): Promise<void> {
     await this.queue;
+  }
+}
+
+/**
+ * A parameterless text may be a script of several statements (pg-boss sends its schema and each
+ * locked step as one); PostgreSQL's simple protocol runs those, PGlite's `query` does not.
+ */
+async function queryOrScript<R>(pglite: PGlite, text: string): Promise<{ rows: R[]; affectedRows?: number }> {
+  try {
+    return await pglite.query<R>(text);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "42601" || !/multiple commands/.test((error as Error).message)) throw error;
+    const results = await pglite.exec(text);
+    const last = results.at(-1);
+    return { rows: (last?.rows ?? []) as R[], affectedRows: last?.affectedRows };
   }
 }
 

@@ -1,10 +1,10 @@
 import type { AppContext } from "./app-context.server.ts";
 import { sendExpiryNotices } from "./expiry-notices.server.ts";
+import { startJobQueue, type JobDefinition, type JobQueue, type JobQueueOptions } from "./jobs/job-queue.server.ts";
 import { sendMail } from "./mail.server.ts";
-import { startRetentionSweeper, SWEEP_INTERVAL_MS } from "./retention-sweep.server.ts";
-import type { RepeatingJob } from "./repeating-job.server.ts";
-import { SESSION_PURGE_INTERVAL_MS, startSessionPurger } from "./session-purge.server.ts";
-import { RECONCILE_INTERVAL_MS, startStorageReconciler } from "./storage-reconcile.server.ts";
+import { sweepExpiredFiles } from "./retention-sweep.server.ts";
+import { purgeExpiredSessions } from "./session-purge.server.ts";
+import { reconcileStorage } from "./storage-reconcile.server.ts";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
 export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
@@ -18,24 +18,52 @@ export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logge
   });
 }
 
-export interface JobIntervals {
-  sweepMs?: number;
-  sessionPurgeMs?: number;
-  reconcileMs?: number;
-}
+export const BACKGROUND_JOBS = {
+  retentionSweep: "retention-sweep",
+  sessionPurge: "session-purge",
+  storageReconcile: "storage-reconcile",
+} as const;
 
 /**
- * The background work server.ts runs (and stops on close): the retention sweep, then the expiry
- * e-mails; and, each on a timer of its own so a long sweep never delays it, the purge of expired
- * sessions and the storage reconciler (leftovers of interrupted uploads, blobs without rows).
+ * The background work every instance offers to the one job queue: the retention sweep every 10
+ * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
+ * expired sessions and the storage reconciler (leftovers of interrupted uploads, blobs without
+ * rows) hourly. Each also runs at start (which finishes what a crash interrupted).
  */
-export function startBackgroundJobs(ctx: AppContext, intervals: JobIntervals = {}): RepeatingJob {
-  const sweeper = startRetentionSweeper(ctx, intervals.sweepMs ?? SWEEP_INTERVAL_MS, (now) => mailExpiryNotices(ctx, now));
-  const purger = startSessionPurger(ctx, intervals.sessionPurgeMs ?? SESSION_PURGE_INTERVAL_MS);
-  const reconciler = startStorageReconciler(ctx, intervals.reconcileMs ?? RECONCILE_INTERVAL_MS);
-  return {
-    async stop() {
-      await Promise.all([sweeper.stop(), purger.stop(), reconciler.stop()]);
+export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
+  return [
+    {
+      name: BACKGROUND_JOBS.retentionSweep,
+      cron: "*/10 * * * *",
+      runAtStart: true,
+      expireInSeconds: 30 * 60,
+      run: async (signal) => {
+        await sweepExpiredFiles(ctx, { now: new Date(), signal, afterSweep: (now) => mailExpiryNotices(ctx, now) });
+      },
     },
-  };
+    {
+      name: BACKGROUND_JOBS.sessionPurge,
+      cron: "17 * * * *",
+      runAtStart: true,
+      expireInSeconds: 15 * 60,
+      run: async () => {
+        const deleted = await purgeExpiredSessions(ctx.db);
+        if (deleted) ctx.logger.info({ deleted }, "purged expired sessions");
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.storageReconcile,
+      cron: "41 * * * *",
+      runAtStart: true,
+      expireInSeconds: 60 * 60,
+      run: async () => {
+        await reconcileStorage(ctx);
+      },
+    },
+  ];
+}
+
+/** Starts this instance's workers and scheduler on the shared queue; server.ts stops them on close. */
+export function startBackgroundJobs(ctx: AppContext, options: JobQueueOptions = {}): Promise<JobQueue> {
+  return startJobQueue(ctx.db, ctx.logger, backgroundJobDefinitions(ctx), options);
 }

@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import type { Db, DbKind } from "../../db/index.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import type { Logger } from "./logger.server.ts";
-import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 import { isDueSql } from "./retention.server.ts";
 import { JOB_LOCKS, runExclusively } from "./job-lock.server.ts";
@@ -121,25 +120,4 @@ export async function sweepExpiredFiles(deps: SweepDeps, options: SweepOptions =
   const now = options.now ?? new Date();
   const run = await runExclusively(deps.db, deps.dbKind, JOB_LOCKS.retentionSweep, () => sweepThenFollowUp(deps, options, now));
   return run.ran ? run.result : { ran: false, deletedFiles: 0, deletedBlobs: 0 };
-}
-
-export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
-
-/**
- * Runs the sweep at startup (which also deletes blobs an interrupted sweep left queued) and
- * then every `intervalMs`; server.ts starts it and stops it on close. `afterSweep` (the expiry
- * e-mails) runs after each sweep this instance ran, under the sweep's lock.
- */
-export function startRetentionSweeper(
-  deps: SweepDeps,
-  intervalMs: number = SWEEP_INTERVAL_MS,
-  afterSweep?: (now: Date) => Promise<unknown>,
-): RepeatingJob {
-  return startRepeatingJob(
-    intervalMs,
-    async (signal) => {
-      await sweepExpiredFiles(deps, { now: new Date(), signal, afterSweep });
-    },
-    (error) => deps.logger.error({ err: error }, "retention sweep failed"),
-  );
 }

@@ -1,10 +1,7 @@
 import type { Db } from "../../db/index.ts";
-import type { Logger } from "./logger.server.ts";
-import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 
 /** Rows per DELETE: short statements, so sign-ins and sign-outs never queue behind a long purge. */
 const BATCH = 1000;
-export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes every session past its expiry (a session is only deleted when presented otherwise, and most
@@ -23,16 +20,4 @@ export async function purgeExpiredSessions(db: Db, now: Date = new Date()): Prom
     deleted += count;
     if (count < BATCH) return deleted;
   }
-}
-
-/** Purges at startup and then every `intervalMs`; a failed run is logged and the next one tries again. */
-export function startSessionPurger(deps: { db: Db; logger: Logger }, intervalMs: number = SESSION_PURGE_INTERVAL_MS): RepeatingJob {
-  return startRepeatingJob(
-    intervalMs,
-    async () => {
-      const deleted = await purgeExpiredSessions(deps.db);
-      if (deleted) deps.logger.info({ deleted }, "purged expired sessions");
-    },
-    (error) => deps.logger.error({ err: error }, "expired session purge failed"),
-  );
 }

@@ -1,9 +1,7 @@
 import type { AppContext } from "./app-context.server.ts";
 import { JOB_LOCKS, runExclusively } from "./job-lock.server.ts";
 import { ORPHAN_MIN_AGE_MS, sweepOrphanBlobs } from "./orphan-sweep.server.ts";
-import { startRepeatingJob, type RepeatingJob } from "./repeating-job.server.ts";
 
-export const RECONCILE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 type ReconcileDeps = Pick<AppContext, "db" | "dbKind" | "blobs" | "logger" | "config">;
@@ -35,15 +33,4 @@ export async function reconcileStorage(deps: ReconcileDeps, options: { incomplet
     return { incompleteRemoved, orphansRemoved };
   });
   return run.ran ? { ran: true, ...run.result } : { ran: false, incompleteRemoved: 0, orphansRemoved: 0 };
-}
-
-/** Reconciles at startup (in the background) and then every `intervalMs`. */
-export function startStorageReconciler(deps: ReconcileDeps, intervalMs: number = RECONCILE_INTERVAL_MS): RepeatingJob {
-  return startRepeatingJob(
-    intervalMs,
-    async () => {
-      await reconcileStorage(deps);
-    },
-    (error) => deps.logger.error({ err: error }, "storage reconcile failed"),
-  );
 }

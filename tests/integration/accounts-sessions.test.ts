@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../app/services/ids.server.ts";
-import { startBackgroundJobs } from "../../app/services/background-jobs.server.ts";
+import { BACKGROUND_JOBS } from "../../app/services/background-jobs.server.ts";
 import { purgeExpiredSessions } from "../../app/services/session-purge.server.ts";
 import { SESSION_TTL_MS } from "../../app/services/sessions.server.ts";
 import { findUserByEmail } from "../../app/services/users.server.ts";
@@ -273,21 +273,17 @@ describe("expired session purge", () => {
     expect(await sessionCount(user.id)).toBe(0);
   });
 
-  it("runs in the app process on a timer, with the retention jobs", async () => {
-    const jobs = startBackgroundJobs(server.ctx, { sweepMs: 3_600_000, sessionPurgeMs: 50 });
-    try {
-      const { user } = await createTestUser(server.ctx);
-      // Inserted after the run at start, so only a later tick can remove them.
-      await new Promise((r) => setTimeout(r, 100));
-      await insertSessions(user.id, 3, 1000);
-      const [live] = await insertSessions(user.id, 1, -3_600_000);
-      await waitFor(async () => (await sessionCount(user.id)) === 1);
-      const left = await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
-      expect(left.map((r) => r.id)).toEqual([live]);
-    } finally {
-      await jobs.stop();
-    }
+  it("runs as a job on the shared queue, at start and whenever a run is queued", async () => {
+    const { user } = await createTestUser(server.ctx);
+    await insertSessions(user.id, 3, 1000);
+    const [live] = await insertSessions(user.id, 1, -3_600_000);
+    // Queued now rather than at minute 17 of the hour, when the scheduler would queue it.
+    await server.jobs.runSoon(BACKGROUND_JOBS.sessionPurge);
+    await waitFor(async () => (await sessionCount(user.id)) === 1, 30_000);
+    const left = await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", user.id).execute();
+    expect(left.map((r) => r.id)).toEqual([live]);
   });
+
 });
 
 describe("cross-site requests", () => {
