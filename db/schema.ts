@@ -189,6 +189,16 @@ export interface StripeEventsTable {
   processed_at: Timestamp;
 }
 
+export interface StorageReportsTable {
+  id: Generated<number>;
+  checked_at: Timestamp;
+  files_checked: number;
+  files_missing: number;
+  bytes_missing: number;
+  incomplete_removed: number;
+  orphans_removed: number;
+}
+
 export interface BlobDeletionsTable {
   storage_key: string;
   created_at: Timestamp;
@@ -212,6 +222,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   stripe_events: StripeEventsTable;
   blob_deletions: BlobDeletionsTable;
+  storage_reports: StorageReportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import { initial } from "./0001-initial.ts";
 import { blobDeletions } from "./0002-blob-deletions.ts";
 import { sessionExpiryIndex } from "./0003-session-expiry-index.ts";
 import { defaultFileTypes } from "./0004-default-file-types.ts";
+import { storageReports } from "./0005-storage-reports.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   "0002-blob-deletions": blobDeletions,
   "0003-session-expiry-index": sessionExpiryIndex,
   "0004-default-file-types": defaultFileTypes,
+  "0005-storage-reports": storageReports,
 };
