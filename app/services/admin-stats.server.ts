@@ -1,7 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/index.ts";
 import type { AppContext } from "./app-context.server.ts";
+import { formatBytes } from "../lib/file-size.ts";
 import { checkHealth } from "./health.server.ts";
+import { latestStorageReport, type StorageReport } from "./storage-reconcile.server.ts";
 
 export const ACTIVE_USER_WINDOW_DAYS = 30;
 export const RECENT_SERVER_COUNT = 5;
@@ -99,7 +101,7 @@ export async function getAdminTotals(db: Db, now: Date = new Date()): Promise<Ad
 }
 
 export interface HealthItem {
-  name: "Database" | "Storage" | "API";
+  name: "Database" | "Storage" | "API" | "Stored files";
   ok: boolean;
   detail: string;
 }
@@ -113,8 +115,9 @@ function selfUrl(config: AppContext["config"]): string {
 /** Live checks: the database and blob store directly, the API by requesting /api/health over HTTP. */
 export async function getSystemHealth(ctx: AppContext): Promise<HealthItem[]> {
   const started = performance.now();
-  const [report, api] = await Promise.all([
+  const [report, stored, api] = await Promise.all([
     checkHealth(ctx),
+    latestStorageReport(ctx.db),
     fetch(selfUrl(ctx.config), { signal: AbortSignal.timeout(3000) })
       .then((res) => ({ ok: res.ok, detail: `HTTP ${res.status} in ${Math.round(performance.now() - started)} ms` }))
       .catch((error: unknown) => ({ ok: false, detail: error instanceof Error ? error.message : String(error) })),
@@ -123,5 +126,23 @@ export async function getSystemHealth(ctx: AppContext): Promise<HealthItem[]> {
     { name: "Database", ok: report.db.ok, detail: report.db.error ?? `${report.db.kind}, ${report.db.latency_ms} ms` },
     { name: "Storage", ok: report.storage.ok, detail: report.storage.error ?? `${report.storage.kind}, ${report.storage.latency_ms} ms` },
     { name: "API", ok: api.ok, detail: api.detail },
+    storedFilesHealth(stored),
   ];
+}
+
+/** The last storage reconcile's verdict: every file's bytes found, or how many are lost and what to do. */
+function storedFilesHealth(report: StorageReport | undefined): HealthItem {
+  if (!report) return { name: "Stored files", ok: true, detail: "Not checked yet; the storage reconciler runs hourly" };
+  const when = `checked ${report.checked_at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  if (report.files_missing === 0) {
+    const found =
+      report.files_checked === 0 ? "No files stored yet" : report.files_checked === 1 ? "The 1 stored file has its bytes" : `All ${report.files_checked.toLocaleString("en-GB")} files have their bytes`;
+    return { name: "Stored files", ok: true, detail: `${found} (${when})` };
+  }
+  const files = report.files_missing === 1 ? "1 file has" : `${report.files_missing.toLocaleString("en-GB")} files have`;
+  return {
+    name: "Stored files",
+    ok: false,
+    detail: `${files} lost their bytes (${formatBytes(report.bytes_missing)}, ${when}); run npm run cli -- storage:check --repair`,
+  };
 }

@@ -8,6 +8,7 @@ import type { Config } from "./env.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMetrics, type Metrics } from "./metrics.server.ts";
 import { RateLimits } from "./rate-limit.server.ts";
+import { latestStorageReport } from "./storage-reconcile.server.ts";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader
@@ -61,9 +62,14 @@ export async function createAppContext(config: Config, options: CreateAppContext
     throw error;
   }
   const blobs = createBlobStore(config);
-  const metrics = createMetrics(async () => {
-    const row = await sql<{ total: number | null }>`SELECT sum(used_bytes)::bigint AS total FROM account_usage`.execute(handle.db);
-    return Number(row.rows[0]?.total ?? 0);
+  const metrics = createMetrics({
+    async storedBytes() {
+      const row = await sql<{ total: number | null }>`SELECT sum(used_bytes)::bigint AS total FROM account_usage`.execute(handle.db);
+      return Number(row.rows[0]?.total ?? 0);
+    },
+    async filesWithoutBlob() {
+      return (await latestStorageReport(handle.db))?.files_missing ?? 0;
+    },
   });
   const rateLimits = new RateLimits(config.REDIS_URL);
   return {

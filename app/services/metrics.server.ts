@@ -6,13 +6,21 @@ export interface Metrics {
   httpDuration: client.Histogram<"method" | "route">;
   uploadBytes: client.Counter;
   storedBytes: client.Gauge;
+  filesWithoutBlob: client.Gauge;
+}
+
+/** Figures read from the database at scrape time, so every instance reports the same. */
+export interface MetricSources {
+  storedBytes(): Promise<number>;
+  /** Files whose bytes the last storage reconcile did not find. */
+  filesWithoutBlob(): Promise<number>;
 }
 
 /**
  * One registry per app context (tests run several servers in one process).
- * `readStoredBytes` is asked at scrape time, so the gauge is always the database's figure.
+ * The gauges ask `sources` at scrape time, so they are always the database's figures.
  */
-export function createMetrics(readStoredBytes: () => Promise<number>): Metrics {
+export function createMetrics(sources: MetricSources): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   return {
@@ -40,7 +48,15 @@ export function createMetrics(readStoredBytes: () => Promise<number>): Metrics {
       help: "Bytes of stored files across all accounts",
       registers: [registry],
       async collect() {
-        this.set(await readStoredBytes());
+        this.set(await sources.storedBytes());
+      },
+    }),
+    filesWithoutBlob: new client.Gauge({
+      name: "stash_files_without_blob",
+      help: "Files whose bytes the last storage reconcile did not find in the blob store (repair: npm run cli -- storage:check --repair)",
+      registers: [registry],
+      async collect() {
+        this.set(await sources.filesWithoutBlob());
       },
     }),
   };

@@ -286,6 +286,7 @@ describe("admin screens", () => {
       expect.stringMatching(/^Database.*Healthy$/),
       expect.stringMatching(/^Storage.*Healthy$/),
       expect.stringMatching(/^API.*Healthy$/),
+      expect.stringMatching(/^Stored files.*Healthy$/),
     ]);
     expect(await page.getByRole("list", { name: "Recent servers" }).textContent()).toContain("Rogue Server");
     await page.screenshot({ path: screenshotPath("admin-dashboard"), fullPage: true });

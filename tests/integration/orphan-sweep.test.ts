@@ -75,7 +75,7 @@ describe("storage reconciler (periodic, one instance at a time)", () => {
     await other.connect();
     try {
       await other.query("SELECT pg_advisory_lock($1)", [JOB_LOCKS.storageReconcile]);
-      expect(await reconcileStorage(server.ctx)).toEqual({ ran: false, incompleteRemoved: 0, orphansRemoved: 0 });
+      expect(await reconcileStorage(server.ctx)).toEqual({ ran: false, incompleteRemoved: 0, orphansRemoved: 0, filesMissing: 0 });
       expect(fs.existsSync(abandoned)).toBe(true);
       await other.query("SELECT pg_advisory_unlock($1)", [JOB_LOCKS.storageReconcile]);
       expect((await reconcileStorage(server.ctx)).ran).toBe(true);

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/index.ts";
 import { seedAccount } from "../helpers/api-seed.ts";
+import { signUpAndSignIn } from "../helpers/auth.ts";
 import { freePort, startTestServer } from "../helpers/server.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
@@ -57,6 +58,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the storage reconciler's report", { timeout: 180_000 }, () => {
+  it("counts the file whose bytes are gone on /metrics and on the admin dashboard, and deletes nothing", async () => {
+    const server = await startTestServer({}, { prepared: { dataDir, database, port: await freePort() } });
+    try {
+      // The reconcile job runs once as the instance starts.
+      const until = Date.now() + 60_000;
+      while (!(await server.ctx.db.selectFrom("storage_reports").select("id").executeTakeFirst())) {
+        if (Date.now() > until) throw new Error("no storage report");
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const metrics = await (await server.request("/metrics")).text();
+      expect(metrics).toMatch(/^stash_files_without_blob 1$/m);
+
+      const admin = await signUpAndSignIn(server, { role: "admin" });
+      const page = await (await server.request("/admin", { headers: { Cookie: admin.cookie } })).text();
+      expect(page).toContain("Stored files");
+      expect(page).toMatch(/1 file has lost their bytes \([\d.]+ (Bytes|KB), checked [\d-]+ [\d:]+ UTC\); run npm run cli -- storage:check --repair/);
+      expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", lostId).executeTakeFirst()).toBeDefined();
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe("storage:check", { timeout: 180_000 }, () => {
