@@ -184,7 +184,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
       maxTotalBytes: config.FILE_MEMORY_CACHE_MB * 1024 * 1024,
     }),
     clientIp,
-    canReadPrivate: (req, query, serverId) => canReadPrivateFile(ctx, { headers: requestHeaders(req), query, ip: clientIp(req) }, serverId),
+    canReadPrivate: (req, query, file) => canReadPrivateFile(ctx, { headers: requestHeaders(req), query, ip: clientIp(req) }, file),
   });
   const getBuild = await loadBuild(config, app);
   app.all(

@@ -22,6 +22,7 @@ export default [
   route("api/download", "routes/api/download.ts"),
   route("api/download/:id", "routes/api/download-by-id.ts"),
   route("api/files/:id", "routes/api/file.ts"),
+  route("api/files/:id/signed-url", "routes/api/file-signed-url.ts"),
   route("api/billing/:action", "routes/api/billing.ts"),
   route("api/media/:id", "routes/api/media.ts"),
   route("api/portal/upload", "routes/api/portal-upload.ts"),

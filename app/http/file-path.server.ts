@@ -32,8 +32,8 @@ export interface FilePathDeps {
   bodies?: FileBodyCache;
   /** The caller's address under the host's TRUST_PROXY rule (logs and failed-key limits). */
   clientIp(req: IncomingMessage): string;
-  /** True when the request carries a valid key of `serverId`; private files need one. */
-  canReadPrivate(req: IncomingMessage, query: URLSearchParams, serverId: string): Promise<boolean>;
+  /** True when the request carries a valid signed URL of the file or a read key of its server; private files need one. */
+  canReadPrivate(req: IncomingMessage, query: URLSearchParams, file: { server_id: string; category: string; filename: string }): Promise<boolean>;
 }
 
 interface FileUrl {
@@ -136,7 +136,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
     const file = await findFileByPath(ctx.db, url.serverId, url.category, url.filename);
     if (!file) return sendJsonError(res, requestId, 404, "not_found", "File not found");
     const query = url.query ? new URLSearchParams(url.query) : NO_QUERY;
-    if (!file.is_public && !(await deps.canReadPrivate(req, query, file.server_id))) {
+    if (!file.is_public && !(await deps.canReadPrivate(req, query, file))) {
       return sendJsonError(res, requestId, 404, "not_found", "File not found");
     }
 

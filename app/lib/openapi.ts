@@ -454,16 +454,38 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
       },
       "/api/files/{id}": {
         get: {
-          summary: "A file's metadata",
+          summary: "A file's record (player identifier, metadata…): needs a read key of the file's server, even for a public file",
           security: keyed,
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-          responses: { "200": json(ref("FileSuccess"), "The file"), ...keyedErrors, "404": err("No such file on the key's server") },
+          responses: { "200": json(ref("FileSuccess"), "The file"), ...keyedErrors, "404": err("No such file on the key's server (also the answer to no key or another server's key)") },
         },
         delete: {
           summary: "Delete a file, its variants and its bytes; frees its quota (key with delete permission)",
           security: keyed,
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
           responses: { "200": json(ref("DeleteSuccess"), "Deleted"), ...keyedErrors, "404": err("No such file on the key's server") },
+        },
+      },
+      "/api/files/{id}/signed-url": {
+        get: {
+          summary: "A link that opens the file (private ones included) without a key until it expires: /f/…?expires=&sig=",
+          security: keyed,
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string" } },
+            { name: "expires_in", in: "query", required: false, description: "Seconds, 60 to 604800 (7 days); default 3600", schema: { type: "integer", minimum: 60, maximum: 604800 } },
+          ],
+          responses: {
+            "200": json(
+              {
+                type: "object",
+                properties: { id: { type: "string" }, url: { type: "string", format: "uri" }, expires_at: { type: "string", format: "date-time" }, expires_in: { type: "integer" } },
+              },
+              "The signed URL",
+            ),
+            ...keyedErrors,
+            "400": err("expires_in out of range (code invalid_request, with min_expires_in and max_expires_in)"),
+            "404": err("No such file on the key's server"),
+          },
         },
       },
       "/api/download": {
@@ -482,7 +504,8 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
       },
       "/f/{server_id}/{category}/{filename}": {
         get: {
-          summary: "The CDN path url/public_url point at: immutable caching, Range, ETag, optional ?w=&h=&format=&q= image transforms",
+          summary:
+            "The CDN path url/public_url point at: immutable caching, Range, ETag, optional ?w=&h=&format=&q= image transforms; a private file opens with a read key of its server or a signed URL (?expires=&sig=)",
           parameters: ["server_id", "category", "filename"].map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
           responses: downloadResponses,
         },

@@ -7,7 +7,7 @@ import { findFileById, findFileByPath, type ServedFileRecord } from "./file-look
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY } from "./file-serving.server.ts";
 import { toFileView } from "./file-views.server.ts";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "./media/transforms.server.ts";
-import { canReadPrivateFile, type KeyedRequest } from "./private-access.server.ts";
+import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "./private-access.server.ts";
 
 const REDIRECT_TTL_S = 600;
 const HOST_SET_HEADERS = [
@@ -40,7 +40,7 @@ export async function findVisibleFile(
 ): Promise<ServedFileRecord | undefined> {
   const file = "id" in ref ? await findFileById(ctx.db, ref.id) : await findFileByPath(ctx.db, ref.serverId, ref.category, ref.filename);
   if (!file) return undefined;
-  if (!file.is_public && !(await canReadPrivateFile(ctx, request, file.server_id))) return undefined;
+  if (!file.is_public && !(await canReadPrivateFile(ctx, request, file))) return undefined;
   return file;
 }
 
@@ -87,10 +87,14 @@ async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: num
   await recordDownload(ctx.db, file.server_id, bytes).catch((error) => ctx.logger.warn({ err: error }, "could not record download"));
 }
 
-/** GET /api/files/{id}: the file view plus the URLs of its gallery thumbnail and poster, when made. */
+/**
+ * GET /api/files/{id}: the file view plus the URLs of its gallery thumbnail and poster, when made.
+ * Public means the bytes, not the record: player identifiers and metadata need a read key of the
+ * file's server, and anyone else — no key, another server's key — gets the missing file's answer.
+ */
 export async function fileMetadataResponse(ctx: AppContext, request: KeyedRequest, id: string): Promise<Response> {
-  const visible = await findVisibleFile(ctx, request, { id });
-  if (!visible) return notFound();
+  const visible = await findFileById(ctx.db, id);
+  if (!visible || !(await holdsReadKeyOf(ctx, request, visible.server_id))) return notFound();
   const [file, variants] = await Promise.all([
     ctx.db.selectFrom("files").selectAll().where("id", "=", visible.id).executeTakeFirstOrThrow(),
     ctx.db.selectFrom("file_variants").select(["variant"]).where("file_id", "=", visible.id).execute(),

@@ -108,6 +108,7 @@ describe("GET /api/openapi.json", () => {
         "/api/upload/presigned/{token}",
         "/api/search",
         "/api/files/{id}",
+        "/api/files/{id}/signed-url",
         "/api/download",
         "/api/download/{id}",
         "/f/{server_id}/{category}/{filename}",

@@ -35,6 +35,7 @@ const RUN_ORDER: ApiExampleName[] = [
   "searchMetadata",
   "downloadByPath",
   "downloadPrivate",
+  "signedUrl",
   "fileHead",
   "transform",
   "presign",

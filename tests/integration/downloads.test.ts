@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileRecord } from "../../db/schema.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { filePath, seedFile } from "../helpers/files.ts";
+import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -135,8 +136,8 @@ describe("private files on /f/", () => {
 });
 
 describe("GET /api/files/{id}", () => {
-  it("describes a public file without a key", async () => {
-    const res = await server.request(`/api/files/${open.id}`);
+  it("describes a file to a read key of its server", async () => {
+    const res = await server.request(`/api/files/${open.id}`, { headers: { "x-api-key": owner.key } });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
@@ -156,12 +157,102 @@ describe("GET /api/files/{id}", () => {
     expect(body.data.id).toBe(open.id);
   });
 
+  // Public means the bytes at an unguessable URL, never the record (player identifiers, case notes).
+  it("answers a public file's record to no key and to another server's key exactly as a missing file", async () => {
+    await server.ctx.db
+      .updateTable("files")
+      .set({ player_identifier: "license:4f1c2a", metadata: JSON.stringify({ case: "LSPD-2291" }) })
+      .where("id", "=", open.id)
+      .execute();
+    const missing = await server.request("/api/files/00000000-0000-4000-8000-000000000000", { headers: { "x-api-key": owner.key } });
+    const missingBody = await missing.json();
+    const attempts: Record<string, string>[] = [{}, { "x-api-key": stranger.key }, { "x-api-key": "sk_not_a_real_key_at_all_000000000000" }];
+    for (const headers of attempts) {
+      const res = await server.request(`/api/files/${open.id}`, { headers });
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(text).not.toContain("license:4f1c2a");
+      expect(text).not.toContain("LSPD-2291");
+      expect(JSON.parse(text)).toEqual(missingBody);
+    }
+    // The bytes stay public.
+    expect((await server.request(filePath(open))).status).toBe(200);
+  });
+
   it("answers 404 for a private file without its server's key", async () => {
     expect((await server.request(`/api/files/${hidden.id}`)).status).toBe(404);
     expect((await server.request(`/api/files/${hidden.id}`, { headers: { "x-api-key": stranger.key } })).status).toBe(404);
     const keyed = await server.request(`/api/files/${hidden.id}`, { headers: { "x-api-key": owner.key } });
     expect(keyed.status).toBe(200);
     expect((await keyed.json()).is_public).toBe(false);
+  });
+});
+
+describe("signed URLs of private files", () => {
+  const sign = (file: FileRecord, key: string, query = "") =>
+    server.request(`/api/files/${file.id}/signed-url${query}`, { headers: { "x-api-key": key } });
+  const local = (url: string) => {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  };
+
+  it("opens a private file without a key until it expires, for GETs and ranges", async () => {
+    const res = await sign(hidden, owner.key, "?expires_in=120");
+    expect(res.status).toBe(200);
+    const body = await expectApiResponse(res, "get", "/api/files/{id}/signed-url");
+    expect(body.url).toMatch(new RegExp(`^${server.url}${filePath(hidden)}\\?expires=\\d+&sig=[A-Za-z0-9_-]{43}$`));
+    expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(100_000);
+    expect(body.expires_in).toBe(120);
+
+    const served = await server.request(local(body.url));
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe("private body");
+    expect(served.headers.get("cache-control")).toMatch(/private/);
+    const ranged = await server.request(local(body.url), { headers: { Range: "bytes=0-6" } });
+    expect(ranged.status).toBe(206);
+    expect(await ranged.text()).toBe("private");
+    // Without the signature the file is still missing.
+    expect((await server.request(filePath(hidden))).status).toBe(404);
+  });
+
+  it("refuses expired, tampered and other files' signatures like a missing file", async () => {
+    const { url } = await (await sign(hidden, owner.key)).json();
+    const u = new URL(url);
+    const expires = Number(u.searchParams.get("expires"));
+    const sig = u.searchParams.get("sig")!;
+    const other = await seedFile(server, asOwner(), { bytes: Buffer.from("another private body"), mimeType: "text/plain", extension: "txt", isPublic: false });
+    const tampered = `${sig.slice(0, -1)}${sig.endsWith("A") ? "B" : "A"}`;
+    for (const attempt of [
+      `${filePath(hidden)}?expires=${expires + 60}&sig=${sig}`,
+      `${filePath(hidden)}?expires=${expires}&sig=${tampered}`,
+      `${filePath(other)}?expires=${expires}&sig=${sig}`,
+      `${filePath(hidden)}?expires=${Math.floor(Date.now() / 1000) - 10}&sig=${sig}`,
+    ]) {
+      const res = await server.request(attempt);
+      expect(res.status, attempt).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "not_found" });
+    }
+  });
+
+  it("stops working once it expires", async () => {
+    const { url } = await (await sign(hidden, owner.key, "?expires_in=60")).json();
+    // A signature made for a moment already past, with the server's own secret, is refused.
+    const { fileUrlSignature } = await import("../../app/services/private-access.server.ts");
+    const server_ = await server.ctx.db.selectFrom("servers").select("webhook_secret").where("id", "=", owner.serverId).executeTakeFirstOrThrow();
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const expired = `${filePath(hidden)}?expires=${past}&sig=${fileUrlSignature(server_.webhook_secret, hidden, past)}`;
+    expect((await server.request(expired)).status).toBe(404);
+    expect((await server.request(local(url))).status).toBe(200);
+  });
+
+  it("is only made for a read key of the file's server, for a bounded life", async () => {
+    expect((await sign(hidden, stranger.key)).status).toBe(404);
+    expect((await server.request(`/api/files/${hidden.id}/signed-url`)).status).toBe(401);
+    for (const query of ["?expires_in=5", "?expires_in=999999999", "?expires_in=soon"]) {
+      const res = await sign(hidden, owner.key, query);
+      expect(res.status).toBe(400);
+      expect(await expectApiResponse(res, "get", "/api/files/{id}/signed-url")).toMatchObject({ code: "invalid_request", min_expires_in: 60, max_expires_in: 604800 });
+    }
   });
 });
 

@@ -48,7 +48,7 @@ async function upload(on: TestServer, who: SeededAccount, clip: Buffer, mimeType
 
 /** The file's details, its bytes as served from /f/, and what its account was charged. */
 async function storedFile(on: TestServer, who: SeededAccount, uploaded: { id: string; url: string }) {
-  const info = await (await on.request(`/api/files/${uploaded.id}`)).json();
+  const info = await (await on.request(`/api/files/${uploaded.id}`, { headers: { "x-api-key": who.key } })).json();
   const servedUrl = new URL(new URL(uploaded.url).pathname, on.url);
   const served = await fetch(servedUrl);
   expect(served.status).toBe(200);

@@ -46,7 +46,7 @@ describe("images uploaded through the script API", () => {
     expect([meta.format, meta.width]).toEqual(["webp", 320]);
     expect(await server.ctx.db.selectFrom("file_variants").select("variant").where("file_id", "=", body.id).execute()).toHaveLength(1);
 
-    const info = await (await server.request(`/api/files/${body.id}`)).json();
+    const info = await (await server.request(`/api/files/${body.id}`, { headers: { "x-api-key": converting.key } })).json();
     expect(info.thumbnail_url).toBe(`${body.url}?w=320&format=webp`);
   });
 

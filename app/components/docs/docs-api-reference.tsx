@@ -181,10 +181,21 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <Curl name="downloadPrivate" bases={bases} />
       </DocSection>
 
+      <DocSection id="private-files" title="Private files and signed URLs">
+        <p>
+          Public means the bytes at an unguessable URL, never the record: <C>GET /api/files/ID</C> (player identifier, metadata) needs a key of the
+          file&apos;s server for every file, and answers anyone else exactly like a missing file. To show a private file where no key can go (an
+          in-game phone gallery, an MDT, a browser), ask for a signed URL: it opens the file, with <C>Range</C> and transforms, until it expires
+          (<C>expires_in</C> 60 seconds to 7 days, default 1 hour). Rotating the server&apos;s webhook secret revokes every signed URL at once.
+        </p>
+        <Curl name="signedUrl" bases={bases} />
+      </DocSection>
+
       <DocSection id="file-serving" title="File serving path">
         <p>
           <C>{bases.cdnUrl}/f/SERVER_ID/CATEGORY/FILENAME</C> is the link in every upload answer (<C>url</C>, <C>public_url</C>, <C>link</C>). File names
-          are generated, so a link never changes and is cached for a year by browsers and CDNs. Only public files are served here.
+          are generated, so a link never changes and is cached for a year by browsers and CDNs. Private files are served here only with a key of their
+          server or a signed URL.
         </p>
         <Curl name="fileHead" bases={bases} />
       </DocSection>

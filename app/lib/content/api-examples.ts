@@ -211,6 +211,15 @@ export const API_EXAMPLES = {
     output: "evidence.png",
     expectStatus: 200,
   },
+  signedUrl: {
+    id: "signed-url",
+    method: "GET",
+    host: "app",
+    path: "/api/files/PRIVATE_FILE_ID/signed-url",
+    query: [["expires_in", "3600"]],
+    headers: [bearer],
+    expectStatus: 200,
+  },
   fileHead: {
     id: "file-head",
     method: "HEAD",

@@ -29,6 +29,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "presigned-uploads", label: "Presigned uploads" },
       { id: "search-api", label: "Search API" },
       { id: "download-api", label: "Download API" },
+      { id: "private-files", label: "Private files and signed URLs" },
       { id: "file-serving", label: "File serving path" },
       { id: "image-transforms", label: "Image transforms" },
       { id: "response-headers", label: "Response headers" },

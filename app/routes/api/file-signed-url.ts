@@ -1,0 +1,29 @@
+import { apiError, apiSuccess } from "~/lib/api-response";
+import { withApiKey } from "~/services/api-route.server";
+import { findFileById } from "~/services/file-lookup.server";
+import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL_MIN_S } from "~/services/private-access.server";
+import type { Route } from "./+types/file-signed-url";
+
+/**
+ * GET or POST /api/files/{id}/signed-url[?expires_in=seconds]: a link that opens a private file
+ * without a key until it expires, so an in-game UI (a phone gallery, an MDT) can show it.
+ */
+async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  return withApiKey(context, request, { action: "file.sign_url", permission: "read" }, async (caller) => {
+    const raw = new URL(request.url).searchParams.get("expires_in");
+    const expiresIn = raw === null || raw === "" ? SIGNED_URL_DEFAULT_S : Number(raw);
+    if (!Number.isInteger(expiresIn) || expiresIn < SIGNED_URL_MIN_S || expiresIn > SIGNED_URL_MAX_S) {
+      return apiError(400, "invalid_request", `expires_in must be a whole number of seconds from ${SIGNED_URL_MIN_S} to ${SIGNED_URL_MAX_S}`, {
+        min_expires_in: SIGNED_URL_MIN_S,
+        max_expires_in: SIGNED_URL_MAX_S,
+      });
+    }
+    const file = await findFileById(context.db, params.id);
+    if (!file || file.server_id !== caller.serverId) return apiError(404, "not_found", "File not found");
+    const signed = await createSignedFileUrl(context.db, context.config.cdnBaseUrl, file, expiresIn);
+    return apiSuccess({ id: file.id, ...signed, data: signed });
+  });
+}
+
+export const loader = signedUrl;
+export const action = signedUrl;
