@@ -2,7 +2,7 @@ import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "../lib/api-limits.ts";
 import { ApiError } from "../lib/api-response.ts";
 import { isTier, type Tier } from "../lib/plans.ts";
 import type { AppContext } from "./app-context.server.ts";
-import { findApiKeyBySecret, isWellFormedApiKey, type ApiKeyPermission } from "./api-keys.server.ts";
+import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey, type ApiKeyPermission } from "./api-keys.server.ts";
 import { rateLimitHeaders, type LimitResult } from "./rate-limit.server.ts";
 
 /** Who is calling the script API: one key of one server. */
@@ -57,31 +57,43 @@ function rateLimited(result: LimitResult, message: string): ApiError {
   return new ApiError(429, "rate_limited", message, { retry_after: result.resetSeconds }, rateLimitHeaders(result));
 }
 
-async function failAttempt(ctx: AppContext, ip: string, error: ApiError): Promise<never> {
-  await ctx.rateLimits.consume("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
-  throw error;
+/**
+ * Spends one of the address's failed-key points before a presented credential is checked, so a
+ * burst of parallel guesses cannot all get past the check (consume, then test). A credential that
+ * proves valid gets its point back (`acceptCredential`); a spent budget refuses only credentials
+ * the in-memory index does not know, without asking the database.
+ */
+export async function reserveCredentialAttempt(ctx: AppContext, ip: string, credentialHash: string | null): Promise<void> {
+  const attempt = await ctx.rateLimits.consume("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
+  if (attempt.allowed) return;
+  if (credentialHash && (await ctx.knownCredentials.has(credentialHash))) return;
+  throw rateLimited(attempt, "Too many failed API key attempts, try again later");
+}
+
+export async function acceptCredential(ctx: AppContext, ip: string, credentialHash: string): Promise<void> {
+  ctx.knownCredentials.remember(credentialHash);
+  await ctx.rateLimits.reward("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
 }
 
 /**
  * Resolves the caller of a script API request or throws the ApiError to answer with:
  * 401 for a missing, malformed, unknown, revoked or expired key (each counted against the IP),
- * 403 for a missing permission or another server's id, 429 over a budget.
+ * 403 for a missing permission or another server's id, 429 over a budget. A valid key is never
+ * refused because other keys from its address failed.
  */
 export async function authenticateApiRequest(ctx: AppContext, options: AuthenticateOptions): Promise<ApiCaller> {
   const { ip } = options;
-  const failures = await ctx.rateLimits.peek("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
-  if (!failures.allowed) throw rateLimited(failures, "Too many failed API key attempts, try again later");
-
   const secret = extractApiKey(options.headers, options.query);
-  if (!secret) return failAttempt(ctx, ip, new ApiError(401, "missing_api_key", "API key required"));
-  // Malformed keys never reach the database.
-  if (!isWellFormedApiKey(secret)) return failAttempt(ctx, ip, new ApiError(401, "invalid_api_key", "Invalid API key"));
+  // Malformed keys never reach the database, and count like any other failure.
+  const hash = secret && isWellFormedApiKey(secret) ? hashApiKey(secret) : null;
+  await reserveCredentialAttempt(ctx, ip, hash);
+  if (!secret) throw new ApiError(401, "missing_api_key", "API key required");
+  if (!hash) throw new ApiError(401, "invalid_api_key", "Invalid API key");
 
   const row = await findApiKeyBySecret(ctx.db, secret);
-  if (!row || row.status !== "active") return failAttempt(ctx, ip, new ApiError(401, "invalid_api_key", "Invalid API key"));
-  if (row.expires_at && row.expires_at.getTime() <= Date.now()) {
-    return failAttempt(ctx, ip, new ApiError(401, "api_key_expired", "API key expired"));
-  }
+  if (!row || row.status !== "active") throw new ApiError(401, "invalid_api_key", "Invalid API key");
+  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new ApiError(401, "api_key_expired", "API key expired");
+  await acceptCredential(ctx, ip, hash);
 
   const claimed = options.serverId?.trim();
   if (claimed && claimed !== row.server_id) {

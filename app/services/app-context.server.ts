@@ -7,6 +7,7 @@ import { createBlobStore, type BlobStore } from "../../storage/index.ts";
 import type { Config } from "./env.server.ts";
 import { createLogger, type Logger } from "./logger.server.ts";
 import { createMetrics, type Metrics } from "./metrics.server.ts";
+import { KnownCredentials } from "./known-credentials.server.ts";
 import { RateLimits } from "./rate-limit.server.ts";
 import { latestStorageReport } from "./storage-reconcile.server.ts";
 
@@ -22,6 +23,8 @@ export interface AppContext {
   logger: Logger;
   metrics: Metrics;
   rateLimits: RateLimits;
+  /** Active API keys and webhook secrets, so a blocked address can still use a valid one (api-auth). */
+  knownCredentials: KnownCredentials;
   startedAt: number;
   version: string;
 }
@@ -80,6 +83,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     logger,
     metrics,
     rateLimits,
+    knownCredentials: new KnownCredentials(handle.db),
     startedAt: Date.now(),
     version,
     async close() {

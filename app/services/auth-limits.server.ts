@@ -20,8 +20,9 @@ export function consumeAuthLimit(limits: RateLimits, name: AuthLimitName, key: s
   return limits.consume(`auth-${name}`, key.toLowerCase(), AUTH_LIMITS[name]);
 }
 
-export function peekAuthLimit(limits: RateLimits, name: AuthLimitName, key: string): Promise<LimitResult> {
-  return limits.peek(`auth-${name}`, key.toLowerCase(), AUTH_LIMITS[name]);
+/** Gives back a point consumed before an attempt that succeeded (only failures should count). */
+export function refundAuthLimit(limits: RateLimits, name: AuthLimitName, key: string): Promise<void> {
+  return limits.reward(`auth-${name}`, key.toLowerCase(), AUTH_LIMITS[name]);
 }
 
 export function tooManyAttemptsMessage(result: LimitResult): string {

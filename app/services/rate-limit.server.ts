@@ -69,20 +69,9 @@ export class RateLimits {
     }
   }
 
-  /** Checks without spending (e.g. before a password check that only failures should cost). */
-  async peek(name: string, key: string, rule: LimitRule): Promise<LimitResult> {
-    const res = await this.limiter(name, rule).get(key);
-    const used = res?.consumedPoints ?? 0;
-    return {
-      allowed: used < rule.points,
-      limit: rule.points,
-      remaining: Math.max(0, rule.points - used),
-      resetSeconds: Math.max(0, Math.ceil((res?.msBeforeNext ?? 0) / 1000)),
-    };
-  }
-
-  async reset(name: string, key: string, rule: LimitRule): Promise<void> {
-    await this.limiter(name, rule).delete(key);
+  /** Gives back `points` spent under `name` (a reserved attempt that turned out to be valid). */
+  async reward(name: string, key: string, rule: LimitRule, points = 1): Promise<void> {
+    await this.limiter(name, rule).reward(key, points);
   }
 
   async close(): Promise<void> {

@@ -1,10 +1,10 @@
 import { ApiError, apiError } from "~/lib/api-response";
-import { FAILED_KEY_ATTEMPTS } from "~/lib/api-limits";
 import { readSmallBody } from "~/http/small-body.server";
 import { finishUpload, receiveUpload } from "~/http/upload-request.server";
+import { acceptCredential, reserveCredentialAttempt } from "~/services/api-auth.server";
 import { runApi } from "~/services/api-route.server";
+import { webhookCredentialHash } from "~/services/known-credentials.server";
 import { bumpUsage } from "~/services/api-usage.server";
-import { rateLimitHeaders } from "~/services/rate-limit.server";
 import { prepareUploadTarget } from "~/services/upload-targets.server";
 import { discardUploads } from "~/services/uploads.server";
 import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/webhooks.server";
@@ -14,13 +14,11 @@ import type { Route } from "./+types/webhook";
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST", {}, { Allow: "POST, OPTIONS" });
   return runApi(context, async () => {
-    const failures = await context.rateLimits.peek("api-key-failures", context.clientIp, FAILED_KEY_ATTEMPTS);
-    if (!failures.allowed) throw new ApiError(429, "rate_limited", "Too many failed attempts, try again later", {}, rateLimitHeaders(failures));
+    const credential = webhookCredentialHash(params.serverId, params.secret);
+    await reserveCredentialAttempt(context, context.clientIp, credential);
     const server = await findWebhookServer(context.db, params.serverId, params.secret);
-    if (!server) {
-      await context.rateLimits.consume("api-key-failures", context.clientIp, FAILED_KEY_ATTEMPTS);
-      throw new ApiError(404, "not_found", "Unknown Webhook");
-    }
+    if (!server) throw new ApiError(404, "not_found", "Unknown Webhook");
+    await acceptCredential(context, context.clientIp, credential);
     await bumpUsage(context.db, server.id, { api_calls: 1 });
 
     let files: Awaited<ReturnType<typeof finishUpload>> = [];

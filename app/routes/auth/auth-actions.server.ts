@@ -3,7 +3,7 @@ import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/au
 import { sanitizeInput } from "~/lib/sanitize";
 import { sendAccountMail } from "~/services/account-mail.server";
 import { AuthError, registerWithPassword } from "~/services/accounts.server";
-import { consumeAuthLimit, peekAuthLimit, tooManyAttemptsMessage } from "~/services/auth-limits.server";
+import { consumeAuthLimit, refundAuthLimit, tooManyAttemptsMessage } from "~/services/auth-limits.server";
 import { createAuthenticator } from "~/services/authenticator.server";
 import { safeRedirectPath } from "~/services/guards.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/rate-limit.server";
@@ -53,11 +53,14 @@ export async function handleSignIn(request: Request, form: FormData, context: Ap
   const fields = { email: sanitizeInput(text(form, "email")).slice(0, 254) };
   const ipLimit = await consumeAuthLimit(context.rateLimits, "signInIp", context.clientIp);
   if (!ipLimit.allowed) return refused("signin", ipLimit, fields);
-  const accountLimit = await peekAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
+  // Consumed before the password is checked and refunded on success, so parallel guesses from many
+  // addresses cannot all pass a check made before any of them is counted.
+  const accountLimit = await consumeAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
   if (!accountLimit.allowed) return refused("signin", accountLimit, fields);
 
   try {
     const user = await createAuthenticator(context).authenticate("password", request);
+    await refundAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
     return signInAndRedirect(context, request, user.id, safeRedirectPath(form.get("redirectTo")), {
       title: "Welcome back!",
       description: "You have successfully signed in.",
@@ -67,9 +70,10 @@ export async function handleSignIn(request: Request, form: FormData, context: Ap
     let status = 400;
     if (error.message === "Invalid login credentials") {
       status = 401;
-      await consumeAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
-    } else if (error.message === "Email not confirmed") {
-      status = 403;
+    } else {
+      // Not a wrong password (unconfirmed e-mail, missing field): the attempt does not count.
+      await refundAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
+      if (error.message === "Email not confirmed") status = 403;
     }
     return data<AuthActionData>(
       { intent: "signin", error: signInErrorMessage(error.message), fields, offerResend: status === 403 },
