@@ -135,6 +135,9 @@ export interface FileVariantsTable {
   width: number | null;
   height: number | null;
   created_at: Timestamp;
+  /** Made for a `/f/…?w=` request (counted in usage, capped per file), not at upload. */
+  on_demand: Generated<boolean>;
+  last_used_at: Generated<Date>;
 }
 
 export interface SubscriptionsTable {

@@ -4,6 +4,7 @@ import { blobDeletions } from "./0002-blob-deletions.ts";
 import { sessionExpiryIndex } from "./0003-session-expiry-index.ts";
 import { defaultFileTypes } from "./0004-default-file-types.ts";
 import { storageReports } from "./0005-storage-reports.ts";
+import { onDemandVariants } from "./0006-on-demand-variants.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   "0003-session-expiry-index": sessionExpiryIndex,
   "0004-default-file-types": defaultFileTypes,
   "0005-storage-reports": storageReports,
+  "0006-on-demand-variants": onDemandVariants,
 };
