@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
 import { DiskBlobStore } from "../../storage/disk.ts";
 import type { S3BlobStore } from "../../storage/s3.ts";
 import { isStorageThrottled } from "../../storage/storage-errors.ts";
-import { databaseUnavailable, storageUnavailable } from "../lib/api-response.ts";
+import { ApiError, databaseUnavailable, storageUnavailable } from "../lib/api-response.ts";
 import type { AppContext } from "../services/app-context.server.ts";
 import { applyCors } from "../services/cors.server.ts";
 import type { DownloadCounter } from "../services/download-usage.server.ts";
@@ -15,6 +15,7 @@ import { MediaError, isRasterImage } from "../services/media/images.server.ts";
 import { getOrCreateVariant, parseTransform, type ServedVariant } from "../services/media/transforms.server.ts";
 import { imageLimits } from "../services/media/limits.server.ts";
 import { routeLabel } from "../services/metrics.server.ts";
+import { rateLimitHeaders } from "../services/rate-limit.server.ts";
 import { recordRequest, requestIdOf } from "./access-log.server.ts";
 import { sendDescriptor } from "./send-descriptor.server.ts";
 
@@ -156,9 +157,13 @@ export function createFilePathHandler(deps: FilePathDeps) {
     if (transform.kind === "transform") {
       let variant: ServedVariant;
       try {
-        variant = await getOrCreateVariant({ db: ctx.db, blobs: ctx.blobs, limits }, file, transform.spec, isVideo ? "poster" : "image");
+        variant = await getOrCreateVariant({ db: ctx.db, blobs: ctx.blobs, limits }, file, transform.spec, isVideo ? "poster" : "image", {
+          perFile: ctx.config.VARIANTS_PER_FILE,
+          beforeEncode: () => admitEncode(deps.clientIp(req)),
+        });
       } catch (error) {
         if (error instanceof MediaError) return sendJsonError(res, requestId, error.status, error.code, error.message);
+        if (error instanceof ApiError) return sendJsonError(res, requestId, error.status, error.code, error.message, error.headers);
         throw error;
       }
       storageKey = variant.storage_key;
@@ -222,6 +227,15 @@ export function createFilePathHandler(deps: FilePathDeps) {
       // A client that goes away mid-download is normal traffic, not a server error.
       if (error.code !== "ERR_STREAM_PREMATURE_CLOSE") throw error;
     });
+  }
+
+  /** New variants cost an encode: each client address may start TRANSFORMS_PER_MINUTE of them; stored ones are free. */
+  async function admitEncode(ip: string): Promise<void> {
+    const rule = { points: ctx.config.TRANSFORMS_PER_MINUTE, duration: 60 };
+    const result = await ctx.rateLimits.consume("transforms", ip, rule);
+    if (!result.allowed) {
+      throw new ApiError(429, "rate_limited", "Too many new image sizes requested; try again shortly or use a preset", {}, rateLimitHeaders(result));
+    }
   }
 
   function missingBlob(file: ServedFileRecord, storageKey: string, res: ServerResponse, requestId: string) {

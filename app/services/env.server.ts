@@ -68,6 +68,8 @@ const envSchema = z
     FILE_MEMORY_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
     FILE_MEMORY_CACHE_MAX_FILE_KB: z.coerce.number().int().min(0).max(65_536).default(256),
     MAX_IMAGE_FRAMES: z.coerce.number().int().min(1).default(500),
+    VARIANTS_PER_FILE: z.coerce.number().int().min(1).max(1000).default(10),
+    TRANSFORMS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
     // Unset: the binary of the @ffmpeg-installer/@ffprobe-installer package, else the one on PATH.
     FFMPEG_PATH: optionalString,
     FFPROBE_PATH: optionalString,

@@ -2,12 +2,13 @@ import { sql } from "kysely";
 import type { FileRecord } from "../../db/schema.ts";
 import type { AppContext } from "./app-context.server.ts";
 import { invalidateCachedFile } from "./file-lookup.server.ts";
+import { onDemandVariantBytes } from "./media/transforms.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Deletes a file of a server: the row (variants cascade) and the quota it held, in one
+ * Deletes a file of a server: the row (variants cascade) and the quota it and its on-demand variants held, in one
  * transaction, then its blobs. Rows go first so nothing ever points at missing bytes; a blob
  * whose delete fails is left to the orphan sweep. Returns the deleted row, or undefined.
  */
@@ -15,12 +16,14 @@ export async function deleteServerFile(ctx: Pick<AppContext, "db" | "blobs" | "l
   if (!UUID.test(fileId)) return undefined;
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", fileId).execute();
+    const variantBytes = await onDemandVariantBytes(trx, { fileId });
     const file = await trx.deleteFrom("files").where("id", "=", fileId).where("server_id", "=", serverId).returningAll().executeTakeFirst();
     if (!file) return undefined;
-    await releaseQuota(trx, file.user_id, file.size_bytes);
+    const released = Number(file.size_bytes) + variantBytes;
+    await releaseQuota(trx, file.user_id, released);
     await trx
       .updateTable("servers")
-      .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${file.size_bytes}::bigint, 0)` })
+      .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${released}::bigint, 0)` })
       .where("id", "=", serverId)
       .execute();
     return { file, keys: [file.storage_key, ...variants.map((v) => v.storage_key)] };

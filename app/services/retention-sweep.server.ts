@@ -5,6 +5,7 @@ import type { Logger } from "./logger.server.ts";
 import { releaseQuota } from "./quota.server.ts";
 import { isDueSql } from "./retention.server.ts";
 import { JOB_LOCKS, runExclusively } from "./job-lock.server.ts";
+import { onDemandVariantBytes } from "./media/transforms.server.ts";
 
 const BATCH = 200;
 
@@ -66,6 +67,7 @@ async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boo
       .executeTakeFirst();
     if (!file) return false;
     const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", file.id).execute();
+    const released = Number(file.size_bytes) + (await onDemandVariantBytes(trx, { fileId: file.id }));
     const keys = [file.storage_key, ...variants.map((v) => v.storage_key)];
     await trx
       .insertInto("blob_deletions")
@@ -73,10 +75,10 @@ async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boo
       .onConflict((oc) => oc.column("storage_key").doNothing())
       .execute();
     await trx.deleteFrom("files").where("id", "=", file.id).execute();
-    await releaseQuota(trx, file.user_id, Number(file.size_bytes));
+    await releaseQuota(trx, file.user_id, released);
     await trx
       .updateTable("servers")
-      .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${Number(file.size_bytes)}::bigint, 0)` })
+      .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${released}::bigint, 0)` })
       .where("id", "=", file.server_id)
       .execute();
     return true;

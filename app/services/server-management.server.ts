@@ -4,6 +4,7 @@ import type { Server } from "../../db/schema.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import { GB } from "../lib/plans.ts";
 import { FALLBACK_SERVER_GB, quotaExceededMessage, type ServerFormValues } from "../lib/server-form.ts";
+import { onDemandVariantBytes } from "./media/transforms.server.ts";
 import { getAccountQuota, releaseQuota } from "./quota.server.ts";
 import { createServer, newWebhookSecret } from "./servers.server.ts";
 
@@ -124,7 +125,7 @@ export async function deleteServerWithFiles(
       .select("file_variants.storage_key")
       .where("files.server_id", "=", serverId)
       .execute();
-    const bytes = files.reduce((sum, f) => sum + Number(f.size_bytes), 0);
+    const bytes = files.reduce((sum, f) => sum + Number(f.size_bytes), 0) + (await onDemandVariantBytes(trx, { serverId }));
     await trx.deleteFrom("servers").where("id", "=", serverId).execute();
     if (bytes > 0) await releaseQuota(trx, server.user_id, bytes);
     return { server, bytes, keys: [...files.map((f) => f.storage_key), ...variants.map((v) => v.storage_key)], fileCount: files.length };

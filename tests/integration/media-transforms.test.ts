@@ -145,7 +145,8 @@ describe("image transforms on /f/", () => {
     }
     expect(variantWrites).toHaveLength(1);
     const rows = await server.ctx.db.selectFrom("file_variants").selectAll().where("file_id", "=", fresh.id).execute();
-    expect(rows.map((r) => [r.variant, r.width, r.height])).toEqual([["w333_h0_inside_q80.webp", 333, 187]]);
+    // 333 px snaps up to the next of the allowed sizes (docs/decisions/065).
+    expect(rows.map((r) => [r.variant, r.width, r.height])).toEqual([["w400_h0_inside_q80.webp", 400, 225]]);
   });
 
   it("refuses a corrupt image's transform with 400 instead of failing", async () => {

@@ -204,16 +204,20 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <p>
           Add query parameters to a public image link to get a resized or converted copy, made once and then cached. An invalid value is refused
           with a 400 that says which parameter is wrong. <C>?w=320&amp;format=webp</C> is prepared at upload, so it is as fast as the original.
+          The presets <C>?preset=thumb</C>, <C>small</C>, <C>medium</C> and <C>large</C> (320, 640, 1280 and 1920 px WebP) suit most layouts. Other
+          widths and heights snap up to the next standard size (<C>w=333</C> gives 400 px) and quality to the nearest ten; each address may have 60
+          new sizes made a minute (then 429 with Retry-After), and a file keeps its 10 most recently used sizes.
         </p>
         <Table
           caption="Image transform parameters"
           head={["Parameter", "Values"]}
           rows={[
-            [<C key="t">w</C>, "Width in pixels, 1–4096"],
-            [<C key="t">h</C>, "Height in pixels, 1–4096"],
+            [<C key="t">preset</C>, "thumb (320), small (640), medium (1280) or large (1920): a WebP of that width, unless format says otherwise"],
+            [<C key="t">w</C>, "Width in pixels, 1–4096, snapped up to a standard size"],
+            [<C key="t">h</C>, "Height in pixels, 1–4096, snapped up to a standard size"],
             [<C key="t">fit</C>, "inside (default: fit within w×h, never crop), cover (fill and crop) or contain (fit and letterbox)"],
             [<C key="t">format</C>, "webp, avif, jpeg or png; auto picks AVIF or WebP from the browser's Accept header. Default: the original's format"],
-            [<C key="t">q</C>, "Quality 1–100, default 80"],
+            [<C key="t">q</C>, "Quality 20–100, default 80, snapped to the nearest of 40, 50 … 100"],
           ]}
         />
         <Curl name="transform" bases={bases} />
