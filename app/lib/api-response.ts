@@ -29,6 +29,8 @@ export type ApiErrorCode =
   | "database_unavailable"
   | "insufficient_storage"
   | "storage_unavailable"
+  | "file_infected"
+  | "scanner_unavailable"
   | "internal_error";
 
 export interface ApiErrorBody {

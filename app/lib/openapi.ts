@@ -31,6 +31,8 @@ const errorCodes = [
   "database_unavailable",
   "insufficient_storage",
   "storage_unavailable",
+  "file_infected",
+  "scanner_unavailable",
   "internal_error",
 ];
 
@@ -252,7 +254,9 @@ const keyedErrors = {
   "403": err("The key lacks the permission, belongs to another server, or the server is not active"),
   "429": err("Rate limited; see Retry-After"),
   "500": err("Server error"),
-  "503": err("The database or file storage is unavailable (code database_unavailable or storage_unavailable); nothing was kept, retry after Retry-After seconds"),
+  "503": err(
+    "The database, file storage or malware scanner is unavailable (code database_unavailable, storage_unavailable or scanner_unavailable); nothing was kept, retry after Retry-After seconds",
+  ),
 };
 const uploadErrors = {
   ...keyedErrors,
@@ -267,6 +271,7 @@ const uploadErrors = {
       "audio (mp3, ogg/opus, weba = audio-only WebM, wav, m4a, aac) type; documents (pdf, txt) and game resources (zip, 7z, rar, ytd, ydr, " +
       "yft, ybn, ymap, ytyp, …) are opt-in.",
   ),
+  "422": err("The malware scanner (when the instance runs one) matched a signature (code file_infected, with signature); nothing was kept"),
   "507": err("File storage is full (code insufficient_storage); nothing was kept, retry after Retry-After seconds"),
 };
 

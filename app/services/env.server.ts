@@ -44,6 +44,8 @@ const envSchema = z
     S3_SERVE: z.enum(["proxy", "redirect"]).default("proxy"),
 
     REDIS_URL: optionalUrl,
+    // clamd over TCP (tcp://host:3310): every upload is scanned before it is published; unset = no scanning.
+    CLAMAV_URL: optionalUrl,
 
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().default("Stash <no-reply@localhost>"),

@@ -1,11 +1,14 @@
 import { sql } from "kysely";
 import type { AppContext } from "./app-context.server";
+import { pingClamd } from "./malware-scan.server";
 
 export interface HealthReport {
   status: "ok" | "degraded";
   /** `status` is "down" while the database cannot be reached; requests then answer 503 database_unavailable. */
   db: { ok: boolean; status: "up" | "down"; kind: "PGlite" | "PostgreSQL"; latency_ms: number; error?: string };
   storage: { ok: boolean; kind: "disk" | "s3"; latency_ms: number; error?: string };
+  /** Present when CLAMAV_URL is set; while it is down uploads are refused (503 scanner_unavailable). */
+  scanner?: { ok: boolean; kind: "clamd"; latency_ms: number; error?: string };
   version: string;
   uptime_s: number;
 }
@@ -24,15 +27,18 @@ async function timed(check: () => Promise<unknown>): Promise<{ ok: boolean; late
   }
 }
 
-export async function checkHealth(ctx: Pick<AppContext, "db" | "dbKind" | "blobs" | "version" | "startedAt">): Promise<HealthReport> {
-  const [db, storage] = await Promise.all([
+export async function checkHealth(ctx: Pick<AppContext, "db" | "dbKind" | "blobs" | "version" | "startedAt" | "config">): Promise<HealthReport> {
+  const clamavUrl = ctx.config.CLAMAV_URL;
+  const [db, storage, scanner] = await Promise.all([
     timed(() => sql`SELECT 1`.execute(ctx.db)),
     timed(() => ctx.blobs.check()),
+    clamavUrl ? timed(() => pingClamd(clamavUrl)) : Promise.resolve(undefined),
   ]);
   return {
-    status: db.ok && storage.ok ? "ok" : "degraded",
+    status: db.ok && storage.ok && (scanner?.ok ?? true) ? "ok" : "degraded",
     db: { ...db, status: db.ok ? "up" : "down", kind: ctx.dbKind === "pglite" ? "PGlite" : "PostgreSQL" },
     storage: { ...storage, kind: ctx.blobs.kind },
+    ...(scanner ? { scanner: { ...scanner, kind: "clamd" as const } } : {}),
     version: ctx.version,
     uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
   };

@@ -8,6 +8,7 @@ import type { AppContext } from "./app-context.server.ts";
 import { bumpUsage } from "./api-usage.server.ts";
 import { randomString } from "./ids.server.ts";
 import { computeFileExpiry } from "./retention.server.ts";
+import { assertBlobClean } from "./malware-scan.server.ts";
 import { getAccountQuota, reserveQuota } from "./quota.server.ts";
 import { DEFAULT_CATEGORY, type UploadFields } from "./upload-fields.server.ts";
 import { processStoredUpload } from "./upload-processing.server.ts";
@@ -179,10 +180,14 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
     durationMs: null,
     variants: [],
   };
+  let current = stored;
   try {
-    return await processStoredUpload(ctx, target, stored);
+    current = await processStoredUpload(ctx, target, stored);
+    // The bytes that will be served are the ones scanned (after any remux or metadata strip).
+    await assertBlobClean(ctx, current.storageKey);
+    return current;
   } catch (error) {
-    await discardUploads(ctx, [stored]);
+    await discardUploads(ctx, current === stored ? [stored] : [stored, current]);
     throw error;
   }
 }
