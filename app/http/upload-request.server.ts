@@ -4,6 +4,7 @@ import busboy from "busboy";
 import type { FileRecord } from "../../db/schema.ts";
 import { ApiError, fileTooLarge, requestTooLarge } from "../lib/api-response.ts";
 import type { AppContext } from "../services/app-context.server.ts";
+import type { UploadNotes } from "../services/file-views.server.ts";
 import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "../services/upload-fields.server.ts";
 import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "../services/uploads.server.ts";
 
@@ -112,13 +113,13 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
 }
 
 /** Receive, then commit: the whole upload request, all files or none. */
-export async function handleUpload(ctx: AppContext, request: Request, target: UploadTarget, kind: UploadBodyKind = "any"): Promise<FileRecord[]> {
+export async function handleUpload(ctx: AppContext, request: Request, target: UploadTarget, kind: UploadBodyKind = "any"): Promise<(FileRecord & UploadNotes)[]> {
   const { uploads, fields } = await receiveUpload(ctx, request, target, { kind });
   return finishUpload(ctx, target, uploads, fields);
 }
 
 /** Checks the claimed server and commits; every blob is deleted when it throws. */
-export async function finishUpload(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<FileRecord[]> {
+export async function finishUpload(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<(FileRecord & UploadNotes)[]> {
   if (uploads.length === 0) return [];
   if (fields.serverId && fields.serverId !== target.serverId) {
     await discardUploads(ctx, uploads);

@@ -106,6 +106,13 @@ const schemas: Record<string, Schema> = {
       metadata: { type: "object" },
       uploaded_at: { type: "string", format: "date-time" },
       expires_at: nullable("string"),
+      metadata_stripped: {
+        type: "array",
+        items: { type: "string" },
+        description:
+          "Upload answers only: what was removed from the stored bytes — exif, xmp, iptc (images); the tag names of a video or audio file (location, artist…); a PDF's author, producer, title… and xmp. Empty when nothing was.",
+      },
+      metadata_warning: { type: "string", description: "Upload answers only: personal metadata that could not be removed (an encrypted PDF)" },
     },
   },
   UploadSuccess: {

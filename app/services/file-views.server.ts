@@ -37,9 +37,19 @@ export function toFileView(cdnBaseUrl: string, file: FileRecord) {
 
 export type FileView = ReturnType<typeof toFileView>;
 
+/** What an upload's answer says beyond the record: what processing removed, or could not. */
+export interface UploadNotes {
+  metadata_stripped?: string[];
+  metadata_warning?: string;
+}
+
 /** The 201 body of an upload: the first file's fields at the top level, every file in `files`. */
-export function uploadResponseBody(cdnBaseUrl: string, files: FileRecord[]) {
-  const views = files.map((file) => toFileView(cdnBaseUrl, file));
+export function uploadResponseBody(cdnBaseUrl: string, files: (FileRecord & UploadNotes)[]) {
+  const views = files.map((file) => ({
+    ...toFileView(cdnBaseUrl, file),
+    metadata_stripped: file.metadata_stripped ?? [],
+    ...(file.metadata_warning ? { metadata_warning: file.metadata_warning } : {}),
+  }));
   const first = views[0];
   return {
     ...first,

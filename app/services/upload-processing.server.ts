@@ -29,6 +29,8 @@ export async function processStoredUpload(ctx: AppContext, target: UploadTarget,
       width: processed.width,
       height: processed.height,
       durationMs: processed.durationMs,
+      metadataStripped: processed.metadataStripped,
+      metadataWarning: processed.metadataWarning,
       variants: processed.variants.map((v) => ({
         variant: v.variant,
         storageKey: v.storage_key,

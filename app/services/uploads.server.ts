@@ -10,6 +10,7 @@ import { randomString } from "./ids.server.ts";
 import { computeFileExpiry } from "./retention.server.ts";
 import { assertBlobClean } from "./malware-scan.server.ts";
 import { getAccountQuota, reserveQuota } from "./quota.server.ts";
+import type { UploadNotes } from "./file-views.server.ts";
 import { DEFAULT_CATEGORY, type UploadFields } from "./upload-fields.server.ts";
 import { processStoredUpload } from "./upload-processing.server.ts";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "./upload-types.server.ts";
@@ -57,6 +58,9 @@ export interface StoredUpload {
   height: number | null;
   durationMs: number | null;
   variants: StoredVariant[];
+  /** What processing removed from the bytes (the upload answer's `metadata_stripped`). */
+  metadataStripped?: string[];
+  metadataWarning?: string;
 }
 
 
@@ -207,7 +211,7 @@ export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): 
  * are deleted and nothing in the database changed (unless the database went away during COMMIT,
  * when nobody can know yet whether the rows exist).
  */
-export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<FileRecord[]> {
+export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<(FileRecord & UploadNotes)[]> {
   const now = new Date();
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
   const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
@@ -266,7 +270,11 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       if (variants.length) await trx.insertInto("file_variants").values(variants).execute();
       await bumpUsage(trx, target.serverId, { uploads: uploads.length, upload_bytes: total }, now);
       committing = true;
-      return uploads.map((u) => byKey.get(u.storageKey)!);
+      return uploads.map((u) => ({
+        ...byKey.get(u.storageKey)!,
+        metadata_stripped: u.metadataStripped ?? [],
+        ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
+      }));
     });
   } catch (error) {
     // The database went away during COMMIT: the rows may exist, and a row must never lose its blob.

@@ -8,8 +8,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PDFDocument } from "pdf-lib";
+import sharp from "sharp";
 import { getAccountQuota } from "../../app/services/quota.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { photoWithGps } from "../helpers/images.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
 
@@ -78,6 +81,8 @@ describe("personal tags in video and audio", () => {
     expect(allTags(sent)).toMatchObject({ location: "+48.8577+002.2950/", artist: "Officer Smith", comment: "Case 4411" });
 
     const body = await upload(account, clip, "bodycam.mp4", "video/mp4");
+    // The answer says what was removed.
+    expect(body.metadata_stripped).toEqual(expect.arrayContaining(["location", "artist", "comment"]));
     const bytes = await served(body.url);
     const got = probe(bytes, "mp4");
     const tags = allTags(got);
@@ -112,11 +117,54 @@ describe("personal tags in video and audio", () => {
     const plain = fs.readFileSync(path.join(scratch, "plain.mp4"));
     const untouched = await upload(plainAccount, plain, "plain.mp4", "video/mp4");
     expect((await served(untouched.url)).equals(plain)).toBe(true);
+    expect(untouched.metadata_stripped).toEqual([]);
 
     const keeping = await seedAccount(server.ctx);
     await server.ctx.db.updateTable("servers").set({ strip_metadata: false }).where("id", "=", keeping.serverId).execute();
     const clip = bodycamClip();
     const kept = await upload(keeping, clip, "bodycam.mp4", "video/mp4");
     expect((await served(kept.url)).equals(clip)).toBe(true);
+    expect(kept.metadata_stripped).toEqual([]);
+  });
+});
+
+describe("personal metadata in photos and PDFs", () => {
+  it("a phone photo's EXIF (GPS, camera) is gone and the answer says so", async () => {
+    const account = await seedAccount(server.ctx);
+    const body = await upload(account, await photoWithGps(), "IMG_0042.jpg", "image/jpeg");
+    expect(body.metadata_stripped).toContain("exif");
+    expect((await sharp(await served(body.url)).metadata()).exif).toBeUndefined();
+  });
+
+  it("an authored PDF is rewritten without author, producer, title and XMP; its pages stay", async () => {
+    const account = await seedAccount(server.ctx, { server: { allowedFileTypes: ["pdf"] } });
+    const doc = await PDFDocument.create();
+    doc.addPage([300, 200]).drawText("Incident report 4411", { x: 20, y: 150, size: 14 });
+    doc.setAuthor("Officer Jane Smith");
+    doc.setProducer("LSPD MDT 2.3");
+    doc.setTitle("Case 4411 - Grove Street");
+    doc.setCreator("mdt-exporter");
+    const authored = Buffer.from(await doc.save());
+    expect((await PDFDocument.load(authored)).getAuthor()).toBe("Officer Jane Smith");
+
+    const body = await upload(account, authored, "report.pdf", "application/pdf");
+    expect(body.metadata_stripped).toEqual(expect.arrayContaining(["author", "producer", "title", "creator"]));
+    const bytes = await served(body.url);
+    const reread = await PDFDocument.load(bytes, { updateMetadata: false });
+    expect(reread.getPageCount()).toBe(1);
+    expect([reread.getAuthor(), reread.getProducer(), reread.getTitle(), reread.getCreator()]).toEqual([undefined, undefined, undefined, undefined]);
+    // What is stored is what is charged.
+    expect(body.file_size).toBe(bytes.length);
+    expect((await getAccountQuota(server.ctx.db, account.userId)).usedBytes).toBe(bytes.length);
+  });
+
+  it("a PDF it cannot rewrite is kept as sent, with a warning in the answer", async () => {
+    const account = await seedAccount(server.ctx, { server: { allowedFileTypes: ["pdf"] } });
+    // A PDF header with no readable body: stored, never rewritten.
+    const broken = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(2048, 0x20), Buffer.from("\n%%EOF\n")]);
+    const body = await upload(account, broken, "scan.pdf", "application/pdf");
+    expect(body.metadata_stripped).toEqual([]);
+    expect(body.metadata_warning).toMatch(/could not be removed/);
+    expect((await served(body.url)).equals(broken)).toBe(true);
   });
 });

@@ -29,6 +29,8 @@ export interface ImageInfo {
   frames: number;
   /** EXIF, XMP or IPTC present, or an orientation that must be applied before stripping. */
   hasMetadata: boolean;
+  /** Which of exif, xmp, iptc the file carries (what stripping removes). */
+  metadataKinds: string[];
 }
 
 export type OutputFormat = "webp" | "avif" | "jpeg" | "png";
@@ -113,6 +115,7 @@ export async function inspectImage(source: ImageSource, limits: ImageLimits): Pr
     height: orientation >= 5 ? width : height,
     frames,
     hasMetadata: Boolean(meta.exif || meta.xmp || meta.iptc) || orientation !== 1,
+    metadataKinds: (["exif", "xmp", "iptc"] as const).filter((kind) => meta[kind]),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Logger } from "../logger.server.ts";
 import { encodeImage, inspectImage, isRasterImage, MediaError, stripImageMetadata, type EncodedImage } from "./images.server.ts";
 import { withImageSlot } from "./image-slots.server.ts";
 import { imageLimits } from "./limits.server.ts";
+import { stripPdfMetadata } from "./pdf-metadata.server.ts";
 import { readSource } from "./source.server.ts";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "./transforms.server.ts";
 import { mediaTools } from "./tools.server.ts";
@@ -56,6 +57,10 @@ export interface ProcessedUpload extends StoredUpload {
   durationMs: number | null;
   /** Derivatives already in the blob store; write their rows with recordVariants after the file row. */
   variants: PendingVariant[];
+  /** What was removed from the stored bytes: exif, xmp, iptc; a video's tag names; a PDF's fields. */
+  metadataStripped: string[];
+  /** Set when personal metadata could not be removed (an encrypted PDF), for the upload answer. */
+  metadataWarning?: string;
 }
 
 /** PNG and JPEG screenshots are worth re-encoding; WebP keeps their look at a fraction of the bytes. */
@@ -80,7 +85,23 @@ export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload
   const mime = upload.mimeType.toLowerCase();
   if (isRasterImage(mime)) return processImage(deps, upload, settings);
   if (mime.startsWith("video/") || mime.startsWith("audio/")) return processAudioVideo(deps, upload, settings);
-  return { ...upload, width: null, height: null, durationMs: null, variants: [] };
+  if (mime === "application/pdf" && settings.stripMetadata) return processPdf(deps, upload, settings);
+  return { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
+}
+
+/** A PDF rewritten without its author, producer and XMP fields; one that cannot be is kept, with a warning. */
+async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
+  const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
+  const source = await readSource(deps.blobs, upload.storageKey);
+  const rewrite = await stripPdfMetadata(typeof source === "string" ? await fsp.readFile(source) : source);
+  if (!rewrite.data) {
+    if (rewrite.reason === "nothing to strip") return kept;
+    deps.logger.warn({ storageKey: upload.storageKey, reason: rewrite.reason }, "PDF metadata kept");
+    return { ...kept, metadataWarning: `Its author and producer fields could not be removed (${rewrite.reason}); it is served as a download only.` };
+  }
+  if (settings.maxBytes !== undefined && rewrite.data.length > settings.maxBytes) return kept;
+  const put = await putBytes(deps.blobs, upload.storageKey, rewrite.data, upload.mimeType);
+  return { ...kept, size: put.size, sha256: put.sha256, metadataStripped: rewrite.stripped };
 }
 
 async function processImage(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
@@ -118,7 +139,9 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     const thumbVariant = await storeDerivative(deps.blobs, stored.storageKey, variantName(THUMBNAIL_SPEC), thumb);
     written.push(thumbVariant.storage_key);
     if (stored.storageKey !== upload.storageKey) await deps.blobs.delete(upload.storageKey);
-    return { ...stored, width: info.width, height: info.height, durationMs: null, variants: [thumbVariant] };
+    // A re-encode (WebP or strip) carries none of the original's metadata.
+    const metadataStripped = replacement ? info.metadataKinds : [];
+    return { ...stored, width: info.width, height: info.height, durationMs: null, variants: [thumbVariant], metadataStripped };
   } catch (error) {
     await Promise.all(written.map((key) => deps.blobs.delete(key).catch(() => undefined)));
     throw error;
@@ -154,7 +177,7 @@ async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: stri
 async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
   const tools = await mediaTools(deps.config);
   // What is known so far; after a remux it names the remuxed bytes, which are then in the store.
-  let details: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [] };
+  let details: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
   const written: string[] = [];
   try {
     return await withLocalFile(deps.blobs, upload.storageKey, (original) =>
@@ -165,11 +188,16 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         let stored: StoredUpload = upload;
         const needsDuration = probe.durationMs === null && Boolean(remuxMuxerFor(upload.mimeType));
         const stripMetadata = settings.stripMetadata && probe.personalTags.length > 0 && canRewrite(upload.mimeType);
+        let metadataStripped: string[] = [];
         if (needsDuration || stripMetadata) {
+          const tags = probe.personalTags;
           const remuxed = await rewriteStreams(deps, tools, upload, original, probe, path.join(dir, "remuxed"), { maxBytes: settings.maxBytes, stripMetadata });
-          if (remuxed) ({ file, probe, stored } = remuxed);
+          if (remuxed) {
+            ({ file, probe, stored } = remuxed);
+            if (stripMetadata) metadataStripped = tags;
+          }
         }
-        details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [] };
+        details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [], metadataStripped };
         const limits = imageLimits(deps.config);
         if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return details;
         const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
