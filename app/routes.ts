@@ -16,6 +16,8 @@ export default [
   route("api/upload/base64", "routes/api/upload-base64.ts"),
   route("api/upload/presign", "routes/api/upload-presign.ts"),
   route("api/upload/presigned/:token", "routes/api/upload-presigned.ts"),
+  route("api/uploads/tus", "routes/api/resumable-upload.ts", { id: "resumable-upload-create" }),
+  route("api/uploads/tus/:uploadId", "routes/api/resumable-upload.ts", { id: "resumable-upload" }),
   route("api/webhooks/:serverId/:secret", "routes/api/webhook.ts"),
   route("api/openapi.json", "routes/api/openapi.ts"),
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),

@@ -456,6 +456,41 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
           responses: { ...upload201, ...uploadErrors, "403": err("The URL was already used or has expired") },
         },
       },
+      "/api/uploads/tus": {
+        post: {
+          summary:
+            "Create a resumable upload (tus 1.0: Tus-Resumable, Upload-Length, Upload-Metadata with filename, category, is_public, player_name, player_identifier, metadata); answers 201 with Location",
+          security: keyed,
+          responses: {
+            "201": { description: "Created; PATCH the bytes to Location" },
+            ...keyedErrors,
+            "400": err("Missing Upload-Length or a bad header"),
+            "413": err("Upload-Length over the server's file size limit (file_too_large) or the free quota (quota_exceeded)"),
+            "415": err("The declared file name's type is not allowed on this server"),
+          },
+        },
+      },
+      "/api/uploads/tus/{upload_id}": {
+        head: {
+          summary: "How far a resumable upload got (Upload-Offset, Upload-Length)",
+          security: keyed,
+          parameters: [{ name: "upload_id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "Upload-Offset tells where to continue" }, ...keyedErrors, "404": err("No such upload for this key's server (or it expired)") },
+        },
+        patch: {
+          summary: "Continue a resumable upload from Upload-Offset; the last PATCH answers 200 with the stored file, like POST /api/upload",
+          security: keyed,
+          parameters: [{ name: "upload_id", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: { required: true, content: { "application/offset+octet-stream": { schema: { type: "string", format: "binary" } } } },
+          responses: { "200": json(ref("UploadSuccess"), "Complete: the stored file"), "204": { description: "Bytes kept; continue" }, ...uploadErrors, "409": err("Upload-Offset does not match what the server has") },
+        },
+        delete: {
+          summary: "Give up a resumable upload; its partial bytes are deleted",
+          security: keyed,
+          parameters: [{ name: "upload_id", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "204": { description: "Deleted" }, ...keyedErrors, "404": err("No such upload") },
+        },
+      },
       "/api/search": {
         get: {
           summary: "Search the key's server's files",

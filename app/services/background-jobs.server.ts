@@ -2,6 +2,7 @@ import type { AppContext } from "./app-context.server.ts";
 import { sendExpiryNotices } from "./expiry-notices.server.ts";
 import { startJobQueue, type JobDefinition, type JobQueue, type JobQueueOptions } from "./jobs/job-queue.server.ts";
 import { sendMail } from "./mail.server.ts";
+import { deleteExpiredResumableUploads } from "./resumable-uploads.server.ts";
 import { sweepExpiredFiles } from "./retention-sweep.server.ts";
 import { purgeExpiredSessions } from "./session-purge.server.ts";
 import { reconcileStorage } from "./storage-reconcile.server.ts";
@@ -22,13 +23,14 @@ export const BACKGROUND_JOBS = {
   retentionSweep: "retention-sweep",
   sessionPurge: "session-purge",
   storageReconcile: "storage-reconcile",
+  resumableCleanup: "resumable-cleanup",
 } as const;
 
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
  * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
- * expired sessions and the storage reconciler (leftovers of interrupted uploads, blobs without
- * rows) hourly. Each also runs at start (which finishes what a crash interrupted).
+ * expired sessions, the storage reconciler (leftovers of interrupted uploads, blobs without
+ * rows) and the removal of resumable uploads abandoned for a day, hourly. Each also runs at start (which finishes what a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [
@@ -49,6 +51,16 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
       run: async () => {
         const deleted = await purgeExpiredSessions(ctx.db);
         if (deleted) ctx.logger.info({ deleted }, "purged expired sessions");
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.resumableCleanup,
+      cron: "23 * * * *",
+      runAtStart: true,
+      expireInSeconds: 15 * 60,
+      run: async () => {
+        const deleted = await deleteExpiredResumableUploads(ctx.config);
+        if (deleted) ctx.logger.info({ deleted }, "deleted expired partial resumable uploads");
       },
     },
     {

@@ -16,6 +16,16 @@ const EXPOSE_HEADERS = [
   "RateLimit-Limit",
   "RateLimit-Remaining",
   "RateLimit-Reset",
+  // tus (resumable uploads): where the upload lives and how far it got.
+  "Location",
+  "Upload-Offset",
+  "Upload-Length",
+  "Upload-Expires",
+  "Upload-Metadata",
+  "Tus-Resumable",
+  "Tus-Version",
+  "Tus-Max-Size",
+  "Tus-Extension",
 ].join(", ");
 /** Header names only: whatever else a preflight asks for is not echoed back. */
 const HEADER_LIST = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;

@@ -92,7 +92,7 @@ export async function assertQuotaNotFull(db: Db, userId: string): Promise<void> 
   if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
 }
 
-function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
+export function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
   return new ApiError(413, "quota_exceeded", "Storage quota exceeded. Upgrade your plan or delete files to free space.", {
     quota_bytes: quotaBytes,
     used_bytes: usedBytes,

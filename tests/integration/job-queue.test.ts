@@ -50,13 +50,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one job queue across two instan
   it("schedules each job once, however many instances run the scheduler", async () => {
     const schedules = await sql<{ name: string; cron: string }>`SELECT name, cron FROM pgboss.schedule ORDER BY name`.execute(a.ctx.db);
     expect(schedules.rows).toEqual([
+      { name: BACKGROUND_JOBS.resumableCleanup, cron: "23 * * * *" },
       { name: BACKGROUND_JOBS.retentionSweep, cron: "*/10 * * * *" },
       { name: BACKGROUND_JOBS.sessionPurge, cron: "17 * * * *" },
       { name: BACKGROUND_JOBS.storageReconcile, cron: "41 * * * *" },
     ]);
     // The runs both instances queued at start are done, none failed.
     await waitFor(async () => (await jobStates()).every((job) => job.state === "completed"));
-    expect((await jobStates()).length).toBeGreaterThanOrEqual(3);
+    expect((await jobStates()).length).toBeGreaterThanOrEqual(4);
   });
 
   it("runs a sweep queued from both instances once: the due file deleted, the owner mailed once", async () => {

@@ -1,7 +1,7 @@
 import { NAMED_CATEGORIES } from "~/lib/categories";
 import { DEFAULT_FILE_TYPES, FILE_TYPE_GROUPS } from "~/lib/file-types";
 import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
-import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer } from "~/lib/content/script-snippets";
+import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer, resumableUploadJs } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
 import { UploadResponse } from "./docs-getting-started";
 
@@ -146,6 +146,16 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <Curl name="presignedPut" bases={bases} />
         <SnippetBlock snippet={presignServer(bases)} />
         <SnippetBlock snippet={presignClient()} />
+      </DocSection>
+
+      <DocSection id="resumable-uploads" title="Resumable uploads">
+        <p>
+          For slow links and large files (resource packs, long recordings), upload with the tus protocol at <C>{bases.appUrl}/api/uploads/tus</C>{" "}
+          and the same API key. The upload survives a dropped connection: the client asks how far it got (<C>HEAD</C>) and continues from there.
+          Sizes, types and quota are checked when it is created and again when it completes; the last request answers with the same JSON as{" "}
+          <C>POST /api/upload</C>. Unfinished uploads are deleted after 24 hours and never count toward your storage.
+        </p>
+        <SnippetBlock snippet={resumableUploadJs(bases)} />
       </DocSection>
 
       <DocSection id="search-api" title="Search API">

@@ -27,6 +27,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "file-types", label: "File types" },
       { id: "base64-uploads", label: "Base64 uploads from Lua" },
       { id: "presigned-uploads", label: "Presigned uploads" },
+      { id: "resumable-uploads", label: "Resumable uploads" },
       { id: "search-api", label: "Search API" },
       { id: "download-api", label: "Download API" },
       { id: "private-files", label: "Private files and signed URLs" },

@@ -115,6 +115,29 @@ TriggerServerEvent("myphone:requestUploadUrl")`,
   };
 }
 
+export function resumableUploadJs({ appUrl }: Bases): Snippet {
+  return {
+    language: "javascript",
+    filename: "upload-pack.mjs",
+    code: `// npm install tus-js-client — resumes by itself after a dropped connection
+import fs from "node:fs";
+import * as tus from "tus-js-client";
+
+const file = fs.readFileSync("police-pack.zip");
+const upload = new tus.Upload(file, {
+  endpoint: "${appUrl}/api/uploads/tus",
+  headers: { "x-api-key": process.env.STASH_API_KEY },
+  chunkSize: 8 * 1024 * 1024,
+  retryDelays: [0, 3000, 10000, 30000],
+  metadata: { filename: "police-pack.zip", category: "resources" },
+  onProgress: (sent, total) => console.log(\`\${Math.round((sent / total) * 100)} %\`),
+  onSuccess: ({ lastResponse }) => console.log(JSON.parse(lastResponse.getBody()).url),
+  onError: (error) => console.error(error.message),
+});
+upload.start();`,
+  };
+}
+
 export function lbPhoneUpload({ appUrl }: Bases): Snippet {
   return {
     language: "lua",

@@ -1,0 +1,35 @@
+import { apiError } from "~/lib/api-response";
+import { requireActiveServer } from "~/services/api-auth.server";
+import { withApiKey } from "~/services/api-route.server";
+import { uploadResponseBody } from "~/services/file-views.server";
+import { handleResumableUpload } from "~/services/resumable-uploads.server";
+import { keyedUploadTarget } from "~/services/upload-targets.server";
+import { loadUploadTarget } from "~/services/uploads.server";
+import type { Route } from "./+types/resumable-upload";
+
+/** Set by the host on every /api answer (cors.server.ts); tus's own copies would be duplicates. */
+const HOST_SET_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"];
+
+/**
+ * /api/uploads/tus[/{id}]: resumable uploads (tus 1.0: creation, HEAD for the offset, PATCH to
+ * continue, DELETE to give up) with the script API's key, types, sizes and quota. Creating an
+ * upload spends the server's upload budget; continuing it does not.
+ */
+async function resumable({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  if (request.method === "GET") return apiError(405, "method_not_allowed", "Use the tus protocol: POST to create, HEAD and PATCH to resume", {}, { Allow: "POST, HEAD, PATCH, DELETE, OPTIONS" });
+  return withApiKey(context, request, { action: "file.upload_resumable", permission: "upload" }, async (caller) => {
+    requireActiveServer(caller.serverStatus);
+    const target = request.method === "POST" ? await keyedUploadTarget(context, caller) : await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId);
+    const response = await handleResumableUpload(context, request, {
+      target,
+      answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),
+    });
+    const headers = new Headers(response.headers);
+    for (const name of HOST_SET_HEADERS) headers.delete(name);
+    headers.set("Cache-Control", "no-store");
+    return new Response(response.body, { status: response.status, headers });
+  });
+}
+
+export const loader = resumable;
+export const action = resumable;
