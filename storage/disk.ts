@@ -131,7 +131,12 @@ export class DiskBlobStore implements BlobStore {
         if (entry.isDirectory()) {
           yield* walk(full, root, tempRoot);
         } else if (entry.isFile()) {
-          const stat = await fsp.stat(full);
+          // A file deleted between readdir and stat (an upload discarded meanwhile) is simply gone.
+          const stat = await fsp.stat(full).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "ENOENT") return null;
+            throw error;
+          });
+          if (!stat) continue;
           yield { key: path.relative(root, full).split(path.sep).join("/"), size: stat.size, lastModified: stat.mtime };
         }
       }

@@ -229,6 +229,7 @@ describe("stats", () => {
       ["Database", true],
       ["Storage", true],
       ["API", true],
+      ["Stored files", true],
     ]);
   });
 });

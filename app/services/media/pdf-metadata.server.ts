@@ -21,6 +21,9 @@ export async function stripPdfMetadata(bytes: Buffer): Promise<PdfRewrite> {
 }
 
 async function rewrite(bytes: Buffer): Promise<PdfRewrite> {
+  // Every well-formed PDF ends by pointing at its cross-reference; without one pdf-lib would scan the
+  // whole file object by object (minutes for a large damaged one), so such a file is not rewritten.
+  if (!bytes.subarray(-4096).includes("startxref")) throw new Error("no cross-reference");
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   // pdf-lib "loads" a file without a catalog; such a file is not a PDF it can write back.
   if (!doc.catalog) throw new Error("no document catalog");
