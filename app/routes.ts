@@ -28,6 +28,8 @@ export default [
   route("api/billing/:action", "routes/api/billing.ts"),
   route("api/media/:id", "routes/api/media.ts"),
   route("api/portal/upload", "routes/api/portal-upload.ts"),
+  route("api/portal/uploads/tus", "routes/api/portal-resumable-upload.ts", { id: "portal-resumable-upload-create" }),
+  route("api/portal/uploads/tus/:uploadId", "routes/api/portal-resumable-upload.ts", { id: "portal-resumable-upload" }),
   route("api/keys", "routes/api/keys.ts"),
   route("api/keys/:id", "routes/api/key.ts"),
   route("api/*", "routes/api/not-found.ts"),

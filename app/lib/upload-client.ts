@@ -1,4 +1,9 @@
-/** Browser side of the Upload page: one XMLHttpRequest per file, for real upload progress and cancel. */
+import * as tus from "tus-js-client";
+
+/**
+ * Browser side of the Upload page: one XMLHttpRequest per file, for real upload progress and cancel;
+ * files from RESUMABLE_FROM_BYTES up go over tus, which survives a dropped connection and can pause.
+ */
 
 export interface UploadOptions {
   serverId: string;
@@ -21,6 +26,72 @@ export interface UploadedFile {
 export interface UploadHandle {
   done: Promise<UploadedFile>;
   cancel(): void;
+  /** Resumable uploads only: stop sending, keeping what the server has, and carry on later. */
+  pause?(): void;
+  resume?(): void;
+}
+
+/** Files this large go over tus: worth resuming, and a dropped connection would otherwise cost them whole. */
+export const RESUMABLE_FROM_BYTES = 8 * 1024 * 1024;
+const RESUMABLE_CHUNK_BYTES = 4 * 1024 * 1024;
+
+function errorMessage(body: string, fallback: string): string {
+  try {
+    const json = JSON.parse(body) as { error?: unknown };
+    return typeof json.error === "string" && json.error ? json.error : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function uploadResumable(file: File, options: UploadOptions, onProgress: (percent: number) => void, fallbackMessage: string): UploadHandle {
+  let cancelled = false;
+  let upload!: tus.Upload;
+  let fail!: (error: UploadError) => void;
+  const done = new Promise<UploadedFile>((resolve, reject) => {
+    fail = reject;
+    upload = new tus.Upload(file, {
+      endpoint: `/api/portal/uploads/tus?server_id=${encodeURIComponent(options.serverId)}`,
+      chunkSize: RESUMABLE_CHUNK_BYTES,
+      retryDelays: [0, 1000, 3000, 5000, 10000],
+      removeFingerprintOnSuccess: true,
+      metadata: {
+        filename: file.name,
+        category: options.category,
+        is_public: options.isPublic ? "true" : "false",
+        ...(options.playerName.trim() ? { player_name: options.playerName.trim() } : {}),
+        ...(options.playerIdentifier.trim() ? { player_identifier: options.playerIdentifier.trim() } : {}),
+      },
+      onProgress: (sent, total) => onProgress(Math.min(99, Math.round((sent / total) * 100))),
+      onSuccess: ({ lastResponse }) => {
+        try {
+          const json = JSON.parse(lastResponse.getBody()) as { files?: UploadedFile[] };
+          if (!json.files?.[0]) throw new Error("no file in the answer");
+          onProgress(100);
+          resolve(json.files[0]);
+        } catch {
+          reject(new UploadError(fallbackMessage));
+        }
+      },
+      onError: (error) => {
+        if (cancelled) return reject(new UploadError("Upload cancelled", true));
+        const body = (error as tus.DetailedError).originalResponse?.getBody() ?? "";
+        reject(new UploadError(errorMessage(body, fallbackMessage)));
+      },
+    });
+    upload.start();
+  });
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      // abort() reports nothing to onError, so the cancel settles the upload itself.
+      fail(new UploadError("Upload cancelled", true));
+      void upload.abort(true).catch(() => undefined);
+    },
+    pause: () => void upload.abort(false),
+    resume: () => upload.start(),
+  };
 }
 
 export class UploadError extends Error {
@@ -34,6 +105,7 @@ export class UploadError extends Error {
 }
 
 export function uploadFile(file: File, options: UploadOptions, onProgress: (percent: number) => void, fallbackMessage: string): UploadHandle {
+  if (file.size >= RESUMABLE_FROM_BYTES) return uploadResumable(file, options, onProgress, fallbackMessage);
   const xhr = new XMLHttpRequest();
   const body = new FormData();
   // Text fields before the file, so the server knows them when the bytes start streaming.

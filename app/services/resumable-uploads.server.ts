@@ -94,8 +94,12 @@ export function resumableUploadServer(ctx: AppContext): Server {
     path: TUS_PATH,
     datastore: store,
     relativeLocation: true,
-    // The upload's URL is under the path the client used (the portal has its own, session-checked one).
-    generateUrl: (req, { id }) => `${new URL(req.url).pathname.replace(/\/$/, "")}/${id}`,
+    // The upload's URL is under the path the client used (the portal has its own, session-checked one),
+    // with its query (the portal's server_id) kept for the requests that continue it.
+    generateUrl: (req, { id }) => {
+      const url = new URL(req.url);
+      return `${url.pathname.replace(/\/$/, "")}/${id}${url.search}`;
+    },
     getFileIdFromRequest: (req) => /\/([0-9a-f]{32})\/?$/.exec(new URL(req.url).pathname)?.[1],
     onUploadCreate: async (req, upload) => {
       const { target } = scopeOf(req);

@@ -4,11 +4,13 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { RESUMABLE_FROM_BYTES } from "../../app/lib/upload-client.ts";
 import { deleteOwnedFiles } from "../../app/services/portal-files.server.ts";
 import { createServer } from "../../app/services/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { gameScreenshot } from "../helpers/images.ts";
+import { testAudio } from "../helpers/media-fixtures.ts";
 import { recordInChromium } from "../helpers/media-recorder.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -251,6 +253,48 @@ describe("media screens as a new user", () => {
     await shoot(page, "gallery-lightbox-video-desktop");
     await context.close();
   }, 60_000);
+
+  it("sends a large file over the resumable path, pauses it and resumes where it stopped", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-e2e-tus-"));
+    const wavPath = path.join(dir, "dispatch-recording.wav");
+    const wav = testAudio("wav", 110);
+    expect(wav.length).toBeGreaterThan(RESUMABLE_FROM_BYTES);
+    fs.writeFileSync(wavPath, wav);
+    const before = (await getAccountQuota(server.ctx.db, member.user.id)).usedBytes;
+
+    const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/upload?server=${serverId}`);
+    await page.getByLabel("or choose files").setInputFiles(wavPath);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 1_500_000 });
+    const progress = page.getByRole("progressbar", { name: "Upload progress of dispatch-recording.wav" });
+    await page.getByRole("button", { name: "Upload File" }).click();
+    await expect.poll(async () => Number(await progress.getAttribute("aria-valuenow")), { timeout: 30_000 }).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "Pause dispatch-recording.wav" }).click();
+    const resume = page.getByRole("button", { name: "Resume dispatch-recording.wav" });
+    await resume.waitFor();
+    const paused = Number(await progress.getAttribute("aria-valuenow"));
+    await page.waitForTimeout(1500);
+    // Nothing is sent while paused.
+    expect(Number(await progress.getAttribute("aria-valuenow"))).toBe(paused);
+    expect(await page.getByTestId("upload-item").textContent()).toContain(`Paused at ${paused}%`);
+    await shoot(page, "upload-paused-desktop");
+
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await resume.click();
+    const result = page.getByTestId("upload-result");
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.textContent()).toContain("dispatch-recording.wav");
+
+    const row = await server.ctx.db.selectFrom("files").select(["size_bytes", "original_filename"]).where("original_filename", "=", "dispatch-recording.wav").executeTakeFirstOrThrow();
+    expect((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes).toBe(before + Number(row.size_bytes));
+    const partials = path.join(server.dataDir, "tus");
+    expect(fs.existsSync(partials) ? fs.readdirSync(partials) : []).toEqual([]);
+    await context.close();
+  });
 
   it("tells a user without servers to create one first", async () => {
     const fresh = await signUpAndSignIn(server);

@@ -30,7 +30,7 @@ export interface UploadViewProps {
   categories: CategoryOption[];
 }
 
-type ItemStatus = "queued" | "uploading" | "done" | "error" | "cancelled";
+type ItemStatus = "queued" | "uploading" | "paused" | "done" | "error" | "cancelled";
 
 interface UploadItem {
   key: string;
@@ -193,6 +193,15 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
                   <UploadRow
                     key={item.key}
                     item={item}
+                    resumable={Boolean(handles.current.get(item.key)?.pause)}
+                    onPause={() => {
+                      handles.current.get(item.key)?.pause?.();
+                      update(item.key, { status: "paused" });
+                    }}
+                    onResume={() => {
+                      handles.current.get(item.key)?.resume?.();
+                      update(item.key, { status: "uploading" });
+                    }}
                     onCancel={() => handles.current.get(item.key)?.cancel()}
                     onRemove={() => setItems((prev) => prev.filter((i) => i.key !== item.key))}
                   />
@@ -317,11 +326,23 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
   );
 }
 
-function UploadRow({ item, onCancel, onRemove }: { item: UploadItem; onCancel(): void; onRemove(): void }) {
+interface UploadRowProps {
+  item: UploadItem;
+  /** A large file on the resumable path, which can pause. */
+  resumable: boolean;
+  onPause(): void;
+  onResume(): void;
+  onCancel(): void;
+  onRemove(): void;
+}
+
+function UploadRow({ item, resumable, onPause, onResume, onCancel, onRemove }: UploadRowProps) {
   const label =
     item.status === "uploading"
       ? `${item.progress}%`
-      : item.status === "done"
+      : item.status === "paused"
+        ? `Paused at ${item.progress}%`
+        : item.status === "done"
         ? "Uploaded"
         : item.status === "queued"
           ? "Ready"
@@ -337,7 +358,17 @@ function UploadRow({ item, onCancel, onRemove }: { item: UploadItem; onCancel():
         <span className={cn("w-24 shrink-0 truncate text-right text-xs", item.status === "error" ? "text-destructive" : "text-muted-foreground")} title={label}>
           {label}
         </span>
-        {item.status === "uploading" ? (
+        {item.status === "uploading" && resumable ? (
+          <Button type="button" size="sm" variant="ghost" onClick={onPause} aria-label={`Pause ${item.file.name}`}>
+            Pause
+          </Button>
+        ) : null}
+        {item.status === "paused" ? (
+          <Button type="button" size="sm" variant="ghost" onClick={onResume} aria-label={`Resume ${item.file.name}`}>
+            Resume
+          </Button>
+        ) : null}
+        {item.status === "uploading" || item.status === "paused" ? (
           <Button type="button" size="sm" variant="ghost" onClick={onCancel}>
             Cancel
           </Button>
