@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deleteExpiredResumableUploads, tusDirectory } from "../../app/services/resumable-uploads.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
+import { startLocalS3, type LocalS3 } from "../helpers/s3rver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -170,5 +171,46 @@ describe("resumable uploads (tus)", { timeout: 120_000 }, () => {
     const gone = await tusRequest("HEAD", location, { "x-api-key": account.key });
     expect(gone.status).toBe(404);
     expect(await usage()).toBe(usageBefore);
+  });
+});
+
+describe("resumable uploads on an S3 deployment", { timeout: 120_000 }, () => {
+  let s3: LocalS3;
+  let onS3: TestServer;
+  let owner: SeededAccount;
+
+  beforeAll(async () => {
+    s3 = await startLocalS3();
+    onS3 = await startTestServer({
+      S3_BUCKET: s3.bucket,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_FORCE_PATH_STYLE: "true",
+    });
+    owner = await seedAccount(onS3.ctx, { server: { allowedFileTypes: undefined } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await onS3?.close();
+    await s3?.close();
+  });
+
+  it("keeps the partial on the instance and stores the completed file in the bucket", async () => {
+    const body = await new Promise<{ id: string; file_size: number }>((resolve, reject) => {
+      const upload = new tus.Upload(clip, {
+        endpoint: `${onS3.url}/api/uploads/tus`,
+        headers: { "x-api-key": owner.key },
+        chunkSize: 700 * 1024,
+        metadata: { filename: "radio-call.wav" },
+        onSuccess: ({ lastResponse }) => resolve(JSON.parse(lastResponse.getBody())),
+        onError: reject,
+      });
+      upload.start();
+    });
+    const row = await onS3.ctx.db.selectFrom("files").select(["storage_key", "size_bytes"]).where("id", "=", body.id).executeTakeFirstOrThrow();
+    expect((await onS3.ctx.blobs.head(row.storage_key))?.size).toBe(Number(row.size_bytes));
+    expect(onS3.ctx.blobs.kind).toBe("s3");
+    expect(fs.readdirSync(tusDirectory(onS3.ctx.config))).toEqual([]);
   });
 });

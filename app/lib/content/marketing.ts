@@ -169,7 +169,11 @@ export const PRICING = {
     { question: "Can I upgrade or downgrade at any time?", answer: "Yes. Upgrades and downgrades can happen at any time and take effect immediately." },
     { question: "What happens on the free plan after 30 days?", answer: "Files on Street are kept for 30 days after upload and then removed. Paid plans keep files forever." },
     { question: "Do I need a credit card to start?", answer: "No. New accounts get 5GB free with no credit card needed." },
-    { question: "Is there a limit on uploads?", answer: "No. Uploads are unlimited on all plans; each file can be up to 50MB." },
+    {
+      question: "Is there a limit on uploads?",
+      answer:
+        "No. Uploads are unlimited on all plans; each file can be up to 50MB on every plan. Large files can be sent resumably (tus), so an upload over a slow or dropped connection continues where it stopped instead of starting again.",
+    },
     { question: "Do all plans include the API and the CDN?", answer: "Yes. API access and global CDN delivery are included on every plan." },
     { question: "Are there setup fees or contracts?", answer: "No setup fees and no contracts. Cancel anytime." },
   ] satisfies FaqEntry[],
