@@ -283,6 +283,8 @@ async function storeOnDemandVariant(
   const put = await deps.blobs.put(storageKey, Readable.from([encoded.data]), { contentType: encoded.mimeType });
   const row: StoredVariant = { variant: name, storage_key: storageKey, mime_type: encoded.mimeType, size_bytes: put.size, width: encoded.width, height: encoded.height, created_at: new Date() };
   const evicted = await deps.db.transaction().execute(async (trx) => {
+    // One writer per file at a time: without the lock, two concurrent inserts each miss the other's row and keep perFile + 1.
+    await trx.selectFrom("files").select("id").where("id", "=", file.id).forUpdate().execute();
     const inserted = await trx
       .insertInto("file_variants")
       .values({ file_id: file.id, ...row, on_demand: true })
