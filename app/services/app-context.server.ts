@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import path from "node:path";
 import { sql } from "kysely";
+import { version } from "../../package.json";
 import { createDb, type Db, type DbKind } from "../../db/index.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
 import { createBlobStore, type BlobStore } from "../../storage/index.ts";
@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from "./metrics.server.ts";
 import { KnownCredentials } from "./known-credentials.server.ts";
 import { RateLimits } from "./rate-limit.server.ts";
 import { latestStorageReport } from "./storage-reconcile.server.ts";
+import { imageSlotStats } from "./media/image-slots.server.ts";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader
@@ -44,9 +45,6 @@ export interface CreateAppContextOptions {
   logger?: Logger;
 }
 
-const version: string = JSON.parse(
-  fs.readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-).version;
 
 export async function createAppContext(config: Config, options: CreateAppContextOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
@@ -70,6 +68,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
       const row = await sql<{ total: number | null }>`SELECT sum(used_bytes)::bigint AS total FROM account_usage`.execute(handle.db);
       return Number(row.rows[0]?.total ?? 0);
     },
+    imageSlots: imageSlotStats,
     async filesWithoutBlob() {
       return (await latestStorageReport(handle.db))?.files_missing ?? 0;
     },

@@ -56,12 +56,8 @@ interface FileCaches {
   bodies?: FileBodyCache;
 }
 
-// One set of caches per database handle: tests run several servers (each with its own db) in one
-// process. Kept on globalThis because the React Router bundle and server.ts each load their own
-// copy of this module; a delete through an API route must empty the caches that /f/ reads.
-const GLOBAL_KEY = Symbol.for("stash.file-caches");
-const globals = globalThis as unknown as Record<symbol, WeakMap<Db, FileCaches> | undefined>;
-const caches = (globals[GLOBAL_KEY] ??= new WeakMap());
+// One set of caches per database handle: tests run several servers (each with its own db) in one process.
+const caches = new WeakMap<Db, FileCaches>();
 
 function cachesFor(db: Db): FileCaches {
   let entry = caches.get(db);

@@ -7,6 +7,7 @@ export interface Metrics {
   uploadBytes: client.Counter;
   storedBytes: client.Gauge;
   filesWithoutBlob: client.Gauge;
+  imageJobs: client.Gauge<"measure">;
 }
 
 /** Figures read from the database at scrape time, so every instance reports the same. */
@@ -14,6 +15,8 @@ export interface MetricSources {
   storedBytes(): Promise<number>;
   /** Files whose bytes the last storage reconcile did not find. */
   filesWithoutBlob(): Promise<number>;
+  /** The process's image limiter (media/image-slots.server.ts). */
+  imageSlots(): { slots: number; peak: number; finished: number };
 }
 
 /**
@@ -49,6 +52,16 @@ export function createMetrics(sources: MetricSources): Metrics {
       registers: [registry],
       async collect() {
         this.set(await sources.storedBytes());
+      },
+    }),
+    imageJobs: new client.Gauge({
+      name: "stash_image_jobs",
+      help: "The process's image limiter: slots (its bound), peak (most jobs run at once) and finished (jobs run)",
+      labelNames: ["measure"],
+      registers: [registry],
+      collect() {
+        const stats = sources.imageSlots();
+        for (const measure of ["slots", "peak", "finished"] as const) this.set({ measure }, stats[measure]);
       },
     }),
     filesWithoutBlob: new client.Gauge({

@@ -145,6 +145,8 @@ export function handleResumableUpload(ctx: AppContext, request: Request, scope: 
 }
 
 /** Deletes partial uploads untouched for TUS_EXPIRY_MS; returns how many (a background job). */
-export function deleteExpiredResumableUploads(config: Pick<Config, "dataDir">): Promise<number> {
+export async function deleteExpiredResumableUploads(config: Pick<Config, "dataDir">): Promise<number> {
+  // FileStore creates its directory in the background; listing before that fails on a new volume.
+  await fs.promises.mkdir(tusDirectory(config), { recursive: true });
   return new FileStore({ directory: tusDirectory(config), expirationPeriodInMilliseconds: TUS_EXPIRY_MS }).deleteExpired();
 }

@@ -1,3 +1,4 @@
+import { BlobTooLargeError } from "../../storage/blob-store.ts";
 import { sql } from "kysely";
 import { isDatabaseUnavailable } from "../../db/connection-errors.ts";
 import type { Db } from "../../db/index.ts";
@@ -166,10 +167,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   try {
     put = await ctx.blobs.put(storageKey, body, { maxBytes: target.maxBytes, contentType: type.mime });
   } catch (error) {
-    // By name: the app bundle and the host each load their own copy of the storage module.
-    if (error instanceof Error && error.name === "BlobTooLargeError") {
-      throw fileTooLarge(target.maxBytes, (error as Error & { receivedBytes: number }).receivedBytes);
-    }
+    if (error instanceof BlobTooLargeError) throw fileTooLarge(target.maxBytes, error.receivedBytes);
     throw error;
   }
   const stored: StoredUpload = {

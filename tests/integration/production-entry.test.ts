@@ -51,5 +51,8 @@ describe("the production entry, build/host/server.mjs", () => {
     expect(await exited).toBe(0);
     expect(stdout).toContain("shutting down");
     expect(stderr).not.toMatch(/error/i);
+    // Nothing logged at error level either: the jobs run at start on a brand-new data directory.
+    const errors = stdout.split("\n").filter((l) => l.startsWith("{") && (JSON.parse(l) as { level: number }).level >= 50);
+    expect(errors).toEqual([]);
   });
 });

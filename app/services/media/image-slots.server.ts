@@ -9,15 +9,24 @@ sharp.concurrency(1);
 
 const SLOTS = Math.max(1, Math.min(4, os.availableParallelism()));
 let running = 0;
+let peak = 0;
+let finished = 0;
 const waiting: Array<() => void> = [];
+
+/** What the limiter has done in this process; /metrics reports it. */
+export function imageSlotStats(): { slots: number; running: number; peak: number; finished: number } {
+  return { slots: SLOTS, running, peak, finished };
+}
 
 /** Runs `work` when one of the image slots is free; callers beyond the slots queue in order. */
 export async function withImageSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
   else running++;
+  peak = Math.max(peak, running);
   try {
     return await work();
   } finally {
+    finished++;
     const next = waiting.shift();
     if (next) next();
     else running--;

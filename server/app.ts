@@ -1,0 +1,219 @@
+/**
+ * The app's one server entry: Vite builds it (with the React Router build inside) into
+ * build/server/index.js, and the host (server.ts) loads that file and nothing else of the app, so
+ * every module, and every module-level limiter or cache in it, exists once per process
+ * (docs/decisions/069). It answers requests as a plain Node handler: `/f/` by the file handler,
+ * everything else by Express and React Router.
+ */
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import helmet from "helmet";
+import proxyAddr from "proxy-addr";
+import type { ServerBuild } from "react-router";
+import { recordRequest, requestIdOf } from "~/http/access-log.server.ts";
+import { createFilePathHandler } from "~/http/file-path.server.ts";
+import { settleUnreadBody } from "~/http/unread-body.server.ts";
+import { createAppContext, type AppContext } from "~/services/app-context.server.ts";
+import { startBackgroundJobs } from "~/services/background-jobs.server.ts";
+import { applyCors, CORS_PATHS } from "~/services/cors.server.ts";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/services/csrf.server.ts";
+import { DownloadCounter } from "~/services/download-usage.server.ts";
+import type { Config } from "~/services/env.server.ts";
+import { enableFileBodyCache } from "~/services/file-lookup.server.ts";
+import type { JobQueue } from "~/services/jobs/job-queue.server.ts";
+import { routeLabel } from "~/services/metrics.server.ts";
+import { canReadPrivateFile } from "~/services/private-access.server.ts";
+
+export { ConfigError, loadConfig, type Config } from "~/services/env.server.ts";
+
+const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+/** Resource routes that carry file bytes: never compressed, never given the page CSP. */
+const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;
+/** The /f/ CDN path, answered by the file handler before the Express app is involved. */
+const CDN_PATH = /^\/f(\/|\?|$)/;
+
+export interface CreateStashOptions {
+  config: Config;
+  /** Keeps PGlite in memory instead of under DATA_DIR (tests). */
+  inMemoryDb?: boolean;
+  /** Development only: Vite's middleware (assets, HMR), run before the app's routes. */
+  devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+}
+
+export interface Stash {
+  ctx: AppContext;
+  /** Answers one request; the host's HTTP server calls it for every request. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Writes the download counters gathered in memory to usage_daily now. */
+  flushUsage(): Promise<void>;
+  /** This instance's worker on the shared job queue (background-jobs.server.ts). */
+  jobs: JobQueue;
+  /** Stops background work and closes the database; call after the HTTP server has drained. */
+  close(): Promise<void>;
+}
+
+function requestHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+
+function createExpressApp(ctx: AppContext) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", ctx.config.TRUST_PROXY === "false" ? false : ctx.config.TRUST_PROXY);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = requestIdOf(req.headers["x-request-id"]);
+    res.locals.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.on("finish", () =>
+      recordRequest(ctx, { requestId, method: req.method, route: routeLabel(req.path), url: req.originalUrl, status: res.statusCode, started, ip: req.ip }),
+    );
+    next();
+  });
+
+  app.use((req, res, next) => {
+    if (!CORS_PATHS.test(req.path)) return next();
+    if (applyCors(req, res)) return;
+    // React Router appends response headers; a route's own CORS header would make "*, *", which browsers refuse.
+    const append = res.append.bind(res);
+    res.append = (field, value) => (/^access-control-/i.test(field) && res.hasHeader(field) ? res : append(field, value));
+    next();
+  });
+
+  app.use((req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+
+  const pageHelmet = helmet({
+    contentSecurityPolicy:
+      ctx.config.NODE_ENV === "development"
+        ? false
+        : {
+            useDefaults: true,
+            directives: {
+              "script-src": ["'self'", (_req, res) => `'nonce-${(res as Response).locals.cspNonce}'`],
+              "style-src": ["'self'", "'unsafe-inline'"],
+              "img-src": ["'self'", "data:", "blob:", ctx.config.cdnBaseUrl, "https://cdn.discordapp.com"],
+              "media-src": ["'self'", "blob:", ctx.config.cdnBaseUrl],
+              "connect-src": ["'self'", ctx.config.cdnBaseUrl],
+              "form-action": ["'self'", "https:"],
+              "upgrade-insecure-requests": null,
+            },
+          },
+    crossOriginEmbedderPolicy: false,
+    // helmet's no-referrer makes Chromium send "Origin: null" on same-origin form posts, which
+    // React Router and our origin check must refuse; this policy keeps the real origin there.
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginResourcePolicy: { policy: "cross-origin" },
+    strictTransportSecurity: ctx.config.appUrl.startsWith("https://"),
+  });
+  app.use((req, res, next) => {
+    if (FILE_PATHS.test(req.path)) {
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Content-Security-Policy", "sandbox");
+      res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
+      next();
+      return;
+    }
+    pageHelmet(req, res, next);
+  });
+
+  app.use(
+    compression({
+      filter: (req, res) => {
+        if (FILE_PATHS.test(req.path)) return false;
+        return COMPRESSIBLE.test(String(res.getHeader("Content-Type") ?? ""));
+      },
+    }),
+  );
+
+  // One origin check in front of every form action, so no page can forget it (React Router's
+  // own check answers 400 and misses requests marked only by Sec-Fetch-Site).
+  app.use((req, res, next) => {
+    // The CORS-open script API authenticates with keys, not cookies, so other origins may post there.
+    if (CORS_PATHS.test(req.path)) return next();
+    const facts = {
+      method: req.method,
+      origin: req.get("origin") ?? null,
+      secFetchSite: req.get("sec-fetch-site") ?? null,
+      requestOrigin: `${req.protocol}://${req.get("host")}`,
+    };
+    if (isSameOrigin(facts, ctx.config.appUrl)) return next();
+    res.status(403).type("text/plain").send(CROSS_SITE_MESSAGE);
+  });
+
+  app.get("/metrics", async (_req, res) => {
+    res.setHeader("Content-Type", ctx.metrics.registry.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(await ctx.metrics.registry.metrics());
+  });
+
+  return app;
+}
+
+export async function createStash(options: CreateStashOptions): Promise<Stash> {
+  const { config } = options;
+  const ctx = await createAppContext(config, { inMemoryDb: options.inMemoryDb });
+  const downloads = new DownloadCounter(ctx.db, ctx.logger);
+  const jobs = await startBackgroundJobs(ctx);
+  const app = createExpressApp(ctx);
+  const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
+  const clientIp = (req: IncomingMessage) => proxyAddr(req, trust);
+  const serveFile = createFilePathHandler({
+    ctx,
+    downloads,
+    bodies: enableFileBodyCache(ctx.db, {
+      maxFileBytes: config.FILE_MEMORY_CACHE_MAX_FILE_KB * 1024,
+      maxTotalBytes: config.FILE_MEMORY_CACHE_MB * 1024 * 1024,
+    }),
+    clientIp,
+    canReadPrivate: (req, query, file) => canReadPrivateFile(ctx, { headers: requestHeaders(req), query, ip: clientIp(req) }, file),
+  });
+
+  if (options.devMiddleware) {
+    app.use(options.devMiddleware);
+  } else {
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  }
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      mode: config.NODE_ENV === "development" ? "development" : "production",
+      getLoadContext: (req, res) => ({
+        ...ctx,
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+        clientIp: req.ip ?? req.socket.remoteAddress ?? "unknown",
+      }),
+    }),
+  );
+
+  return {
+    ctx,
+    // /f/ is dispatched before Express: the router, its per-request setup and the page middleware
+    // cost more than serving a small file (decision record 034).
+    handle(req, res) {
+      settleUnreadBody(req, res);
+      if (CDN_PATH.test(req.url ?? "")) void serveFile(req, res);
+      else app(req, res);
+    },
+    flushUsage: () => downloads.flush(),
+    jobs,
+    async close() {
+      await downloads.close();
+      await jobs.stop();
+      await ctx.close();
+    },
+  };
+}
