@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import type { AppContext } from "./app/services/app-context.server.ts";
 import type * as AppEntryModule from "./server/app.ts";
 import type { Config } from "./server/app.ts";
-import type { JobQueue } from "./app/services/jobs/job-queue.server.ts";
+import type { JobQueue } from "./app/services/platform/job-queue.server.ts";
 
 type AppEntry = typeof AppEntryModule;
 

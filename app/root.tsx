@@ -16,8 +16,8 @@ import { TooltipProvider } from "./components/ui/tooltip";
 import { publicPageScript } from "./lib/public-page-script";
 import { useIsStaticPage } from "./lib/static-page";
 import { themeBootScript } from "./lib/theme";
-import { readToast } from "./services/toast.server";
-import "./app.css";
+import { readToast } from "~/http/toast.server";
+import "~/app.css";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { toast, headers } = await readToast(request);

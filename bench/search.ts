@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { createDb } from "../db/index.ts";
 import { migrateToLatest } from "../db/migrate.ts";
-import { searchFiles, type SearchQuery } from "../app/services/file-search.server.ts";
+import { searchFiles, type SearchQuery } from "../app/services/files/search.server.ts";
 import { percentile, round } from "./lib.ts";
 
 export interface SearchResult {

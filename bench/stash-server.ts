@@ -5,10 +5,10 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { Readable } from "node:stream";
-import { createApiKey } from "../app/services/api-keys.server.ts";
-import { loadConfig } from "../app/services/env.server.ts";
-import { createServer } from "../app/services/servers.server.ts";
-import { createUser } from "../app/services/users.server.ts";
+import { createApiKey } from "../app/services/api-keys/keys.server.ts";
+import { loadConfig } from "../app/services/platform/env.server.ts";
+import { createServer } from "../app/services/servers/servers.server.ts";
+import { createUser } from "../app/services/accounts/users.server.ts";
 import { startServer, type StartedServer } from "../server.ts";
 
 const dataDir = process.env.BENCH_DATA_DIR!;

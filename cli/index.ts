@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { createAppContext } from "../app/services/app-context.server.ts";
-import { ConfigError, loadConfig } from "../app/services/env.server.ts";
-import { createLogger } from "../app/services/logger.server.ts";
+import { ConfigError, loadConfig } from "../app/services/platform/env.server.ts";
+import { createLogger } from "../app/services/platform/logger.server.ts";
 import { DatabaseInUseError } from "../db/index.ts";
 import { UsageError, type Command } from "./command.ts";
 import { commands } from "./commands/index.ts";

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from "../app/services/env.server.ts";
+import { ConfigError, loadConfig } from "../app/services/platform/env.server.ts";
 import path from "node:path";
 import { createDb, DatabaseInUseError } from "./index.ts";
 import { migrateToLatest } from "./migrate.ts";

@@ -13,21 +13,21 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import proxyAddr from "proxy-addr";
 import type { ServerBuild } from "react-router";
-import { recordRequest, requestIdOf } from "~/http/access-log.server.ts";
-import { createFilePathHandler } from "~/http/file-path.server.ts";
-import { settleUnreadBody } from "~/http/unread-body.server.ts";
-import { createAppContext, type AppContext } from "~/services/app-context.server.ts";
-import { startBackgroundJobs } from "~/services/background-jobs.server.ts";
-import { applyCors, CORS_PATHS } from "~/services/cors.server.ts";
-import { CROSS_SITE_MESSAGE, isSameOrigin } from "~/services/csrf.server.ts";
-import { DownloadCounter } from "~/services/download-usage.server.ts";
-import type { Config } from "~/services/env.server.ts";
-import { enableFileBodyCache } from "~/services/file-lookup.server.ts";
-import type { JobQueue } from "~/services/jobs/job-queue.server.ts";
-import { routeLabel } from "~/services/metrics.server.ts";
-import { canReadPrivateFile } from "~/services/private-access.server.ts";
+import { recordRequest, requestIdOf } from "../app/http/access-log.server";
+import { createFilePathHandler } from "../app/http/file-path.server";
+import { settleUnreadBody } from "../app/http/unread-body.server";
+import { createAppContext, type AppContext } from "../app/services/app-context.server";
+import { startBackgroundJobs } from "../app/services/maintenance/background-jobs.server";
+import { applyCors, CORS_PATHS } from "../app/http/cors.server";
+import { CROSS_SITE_MESSAGE, isSameOrigin } from "../app/http/origin-check.server";
+import { DownloadCounter } from "../app/services/files/download-counter.server";
+import type { Config } from "../app/services/platform/env.server";
+import { enableFileBodyCache } from "../app/services/files/lookup.server";
+import type { JobQueue } from "../app/services/platform/job-queue.server";
+import { routeLabel } from "../app/services/platform/metrics.server";
+import { canReadPrivateFile } from "../app/services/files/private-access.server";
 
-export { ConfigError, loadConfig, type Config } from "~/services/env.server.ts";
+export { ConfigError, loadConfig, type Config } from "../app/services/platform/env.server";
 
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
 /** Resource routes that carry file bytes: never compressed, never given the page CSP. */

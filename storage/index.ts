@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Config } from "../app/services/env.server.ts";
+import type { Config } from "../app/services/platform/env.server.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { DiskBlobStore } from "./disk.ts";
 import { S3BlobStore } from "./s3.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { AppContext } from "../services/app-context.server.ts";
-import { redactUrl } from "../services/logger.server.ts";
+import type { AppContext } from "~/services/app-context.server";
+import { redactUrl } from "~/services/platform/logger.server";
 
 /** The caller's X-Request-Id (trimmed to 100 characters), or a new one. */
 export function requestIdOf(header: string | string[] | undefined): string {

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
-import type { AppContext } from "../services/app-context.server.ts";
-import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "../services/file-serving.server.ts";
+import type { AppContext } from "~/services/app-context.server";
+import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "~/http/file-serving.server";
 
 /** server.ts sets these on every file path; React Router would append duplicates. */
 const HOST_SET_HEADERS = [

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { ServerResponse } from "node:http";
-import { READ_CHUNK_BYTES } from "../../storage/disk.ts";
+import { READ_CHUNK_BYTES } from "../../storage/disk";
 
 /** Per response: one chunk on the socket while the next is read. */
 const CHUNKS_IN_FLIGHT = 2;

@@ -1,4 +1,4 @@
-import { ApiError } from "../lib/api-response.ts";
+import { ApiError } from "~/lib/api-response";
 
 const SMALL_BODY_BYTES = 64 * 1024;
 

@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import type { FileRecord } from "../../db/schema.ts";
-import { ApiError, fileTooLarge, requestTooLarge } from "../lib/api-response.ts";
-import type { AppContext } from "../services/app-context.server.ts";
-import type { UploadNotes } from "../services/file-views.server.ts";
-import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "../services/upload-fields.server.ts";
-import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "../services/uploads.server.ts";
+import type { FileRecord } from "../../db/schema";
+import { ApiError, fileTooLarge, requestTooLarge } from "~/lib/api-response";
+import type { AppContext } from "~/services/app-context.server";
+import type { UploadNotes } from "~/services/files/file-views.server";
+import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "~/services/uploads/upload-fields.server";
+import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "~/services/uploads/store-upload.server";
 
 /** Files one request may carry (Discord allows 10 attachments; a little headroom). */
 export const MAX_FILES_PER_REQUEST = 20;

@@ -1,4 +1,4 @@
-import type { Tier } from "./plans.ts";
+import type { Tier } from "~/lib/plans";
 
 export interface ApiRateLimits {
   /** Files stored per minute, per server. */

@@ -1,4 +1,4 @@
-import { GB, PLANS, type Tier } from "./plans.ts";
+import { GB, PLANS, type Tier } from "~/lib/plans";
 
 export interface PlanButton {
   label: "Current Plan" | "Free Hosting" | "Upgrade" | "Subscribe";

@@ -1,4 +1,4 @@
-import { EXPIRY_WARNING_DAYS } from "./plans.ts";
+import { EXPIRY_WARNING_DAYS } from "~/lib/plans";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

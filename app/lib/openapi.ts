@@ -3,7 +3,7 @@
  * every answer they get against it, so it stays true.
  */
 
-import { NAMED_CATEGORIES } from "./categories.ts";
+import { NAMED_CATEGORIES } from "~/lib/categories";
 
 type Schema = Record<string, unknown>;
 

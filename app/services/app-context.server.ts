@@ -1,16 +1,16 @@
 import path from "node:path";
 import { sql } from "kysely";
 import { version } from "../../package.json";
-import { createDb, type Db, type DbKind } from "../../db/index.ts";
-import { migrateToLatest } from "../../db/migrate.ts";
-import { createBlobStore, type BlobStore } from "../../storage/index.ts";
-import type { Config } from "./env.server.ts";
-import { createLogger, type Logger } from "./logger.server.ts";
-import { createMetrics, type Metrics } from "./metrics.server.ts";
-import { KnownCredentials } from "./known-credentials.server.ts";
-import { RateLimits } from "./rate-limit.server.ts";
-import { latestStorageReport } from "./storage-reconcile.server.ts";
-import { imageSlotStats } from "./media/image-slots.server.ts";
+import { createDb, type Db, type DbKind } from "../../db/index";
+import { migrateToLatest } from "../../db/migrate";
+import { createBlobStore, type BlobStore } from "../../storage/index";
+import type { Config } from "~/services/platform/env.server";
+import { createLogger, type Logger } from "~/services/platform/logger.server";
+import { createMetrics, type Metrics } from "~/services/platform/metrics.server";
+import { KnownCredentials } from "~/services/api-keys/known-credentials.server";
+import { RateLimits } from "~/services/platform/rate-limits.server";
+import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
+import { imageSlotStats } from "~/services/media/image-slots.server";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader

@@ -1,5 +1,5 @@
-import { createApiKey, InvalidPermissionError } from "../../app/services/api-keys.server.ts";
-import { findServerById } from "../../app/services/servers.server.ts";
+import { createApiKey, InvalidPermissionError } from "../../app/services/api-keys/keys.server.ts";
+import { findServerById } from "../../app/services/servers/servers.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
 export const keyCreate: Command = {

@@ -1,7 +1,7 @@
 import { isTier, TIERS } from "../../app/lib/plans.ts";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
-import { setUserPlan } from "../../app/services/subscriptions.server.ts";
-import { findUserByEmail } from "../../app/services/users.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
+import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
+import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
 export const planSet: Command = {

@@ -2,9 +2,9 @@ import type { Server, ServerStatus } from "../../db/schema.ts";
 import { FILE_TYPE_GROUPS, groupAllowedTypes, normaliseFileTypes } from "../../app/lib/file-types.ts";
 import { MAX_FILE_SIZE_MB, MESSAGES } from "../../app/lib/server-form.ts";
 import type { AppContext } from "../../app/services/app-context.server.ts";
-import { webhookUrl } from "../../app/services/server-management.server.ts";
-import { createServer, findServerById, SERVER_STATUSES, updateServer, type ServerChanges } from "../../app/services/servers.server.ts";
-import { findUserByEmail } from "../../app/services/users.server.ts";
+import { webhookUrl } from "../../app/services/servers/server-settings.server.ts";
+import { createServer, findServerById, SERVER_STATUSES, updateServer, type ServerChanges } from "../../app/services/servers/servers.server.ts";
+import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { stringArg, UsageError, type Command, type CommandOutput } from "../command.ts";
 
 const SERVER_NAME = /^[A-Za-z0-9 _-]{1,100}$/;

@@ -1,4 +1,4 @@
-import { purgeExpiredSessions } from "../../app/services/session-purge.server.ts";
+import { purgeExpiredSessions } from "../../app/services/accounts/session-purge.server.ts";
 import type { Command } from "../command.ts";
 
 export const sessionPurge: Command = {

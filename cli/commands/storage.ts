@@ -1,4 +1,4 @@
-import { checkStoredFiles } from "../../app/services/storage-check.server.ts";
+import { checkStoredFiles } from "../../app/services/maintenance/storage-check.server.ts";
 import type { Command } from "../command.ts";
 
 export const storageCheck: Command = {

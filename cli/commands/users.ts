@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createUser, findUserByEmail } from "../../app/services/users.server.ts";
+import { createUser, findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
 const ROLES = ["user", "moderator", "admin"] as const;

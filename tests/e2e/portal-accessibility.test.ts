@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { describeViolation, injectAxe, runAxe } from "../helpers/axe.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLAN_LIST } from "../../app/lib/plans.ts";
-import { createToastHeaders } from "../../app/services/toast.server.ts";
+import { createToastHeaders } from "../../app/http/toast.server.ts";
 import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

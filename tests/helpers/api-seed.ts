@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { AppContext } from "../../app/services/app-context.server.ts";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
-import { createServer, type CreateServerInput } from "../../app/services/servers.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer, type CreateServerInput } from "../../app/services/servers/servers.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 
 export interface SeededAccount {
   userId: string;

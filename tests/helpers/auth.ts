@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, BrowserContextOptions } from "playwright-core";
 import type { Role, User } from "../../db/schema.ts";
 import type { AppContext } from "../../app/services/app-context.server.ts";
-import { createSession, sessionCookieName } from "../../app/services/sessions.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { createSession, sessionCookieName } from "../../app/services/accounts/sessions.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { TestServer } from "./server.ts";
 
 export interface TestUserOptions {

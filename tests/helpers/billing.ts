@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { AppContext } from "../../app/services/app-context.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { FakeStripe, WEBHOOK_SECRET } from "./fake-stripe.ts";
 import type { TestServer } from "./server.ts";
 

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import type { FileRecord } from "../../db/schema.ts";
-import { createServer } from "../../app/services/servers.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { StartedServer } from "../../server.ts";
 
 export interface SeedOwner {

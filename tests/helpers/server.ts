@@ -2,7 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../app/services/env.server.ts";
+import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { startServer, type StartedServer } from "../../server.ts";
 import { createTestDatabase } from "./test-db.ts";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "../../app/lib/api-limits.ts";
-import { AUTH_LIMITS } from "../../app/services/auth-limits.server.ts";
+import { AUTH_LIMITS } from "../../app/services/accounts/sign-in-limits.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createTestUser, postForm } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUserByEmail, findUserById } from "../../app/services/users.server.ts";
+import { findUserByEmail, findUserById } from "../../app/services/accounts/users.server.ts";
 import { createTestUser, postForm, readToast, setCookies, signUpAndSignIn } from "../helpers/auth.ts";
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordUser } from "../helpers/discord.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../app/services/ids.server.ts";
-import { BACKGROUND_JOBS } from "../../app/services/background-jobs.server.ts";
-import { purgeExpiredSessions } from "../../app/services/session-purge.server.ts";
-import { SESSION_TTL_MS } from "../../app/services/sessions.server.ts";
-import { findUserByEmail } from "../../app/services/users.server.ts";
+import { sha256Hex } from "../../app/services/platform/ids.server.ts";
+import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
+import { purgeExpiredSessions } from "../../app/services/accounts/session-purge.server.ts";
+import { SESSION_TTL_MS } from "../../app/services/accounts/sessions.server.ts";
+import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { createTestUser, postForm, setCookies, signUpAndSignIn, uniqueEmail } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

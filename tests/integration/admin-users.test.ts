@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AdminCheckError } from "../../app/services/guards.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
-import { findUserById } from "../../app/services/users.server.ts";
+import { AdminCheckError } from "../../app/http/guards.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { findUserById } from "../../app/services/accounts/users.server.ts";
 import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServer } from "../../app/services/servers.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";

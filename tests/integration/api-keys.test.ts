@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, regenerateApiKey, revokeApiKey, listApiKeys, deleteApiKey } from "../../app/services/api-keys.server.ts";
-import { sha256Hex } from "../../app/services/ids.server.ts";
+import { createApiKey, regenerateApiKey, revokeApiKey, listApiKeys, deleteApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { sha256Hex } from "../../app/services/platform/ids.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
-import { parseSearchParams, searchFiles } from "../../app/services/file-search.server.ts";
+import { parseSearchParams, searchFiles } from "../../app/services/files/search.server.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";

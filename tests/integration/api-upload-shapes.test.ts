@@ -5,7 +5,7 @@
 import http from "node:http";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redactUrl } from "../../app/services/logger.server.ts";
+import { redactUrl } from "../../app/services/platform/logger.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

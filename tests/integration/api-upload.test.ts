@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

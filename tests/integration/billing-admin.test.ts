@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

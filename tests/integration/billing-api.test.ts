@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
-import { reserveQuota } from "../../app/services/quota.server.ts";
-import { setUserPlan } from "../../app/services/subscriptions.server.ts";
+import { reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { PRICE_PROFESSIONAL, PRICE_STARTER, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import type { FakeStripe } from "../helpers/fake-stripe.ts";

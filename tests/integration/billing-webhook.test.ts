@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
-import { checkSubscription } from "../../app/services/subscriptions.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
+import { checkSubscription } from "../../app/services/billing/subscriptions.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import { deliver, PRICE_BUSINESS, PRICE_PROFESSIONAL, PRICE_STARTER, seedFile, seedServer, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalCategory } from "../../app/lib/categories.ts";
-import { getAnalytics } from "../../app/services/analytics.server.ts";
-import { CATEGORY_COUNT_CAP, listStoredCategories } from "../../app/services/categories.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
+import { getAnalytics } from "../../app/services/stats/analytics.server.ts";
+import { CATEGORY_COUNT_CAP, listStoredCategories } from "../../app/services/servers/categories.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

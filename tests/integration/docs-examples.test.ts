@@ -10,9 +10,9 @@ import {
   type ApiExample,
   type ApiExampleName,
 } from "../../app/lib/content/api-examples.ts";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 /**

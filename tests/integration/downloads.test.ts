@@ -237,7 +237,7 @@ describe("signed URLs of private files", () => {
   it("stops working once it expires", async () => {
     const { url } = await (await sign(hidden, owner.key, "?expires_in=60")).json();
     // A signature made for a moment already past, with the server's own secret, is refused.
-    const { fileUrlSignature } = await import("../../app/services/private-access.server.ts");
+    const { fileUrlSignature } = await import("../../app/services/files/private-access.server.ts");
     const server_ = await server.ctx.db.selectFrom("servers").select("webhook_secret").where("id", "=", owner.serverId).executeTakeFirstOrThrow();
     const past = Math.floor(Date.now() / 1000) - 1;
     const expired = `${filePath(hidden)}?expires=${past}&sig=${fileUrlSignature(server_.webhook_secret, hidden, past)}`;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FileRecord } from "../../db/schema.ts";
-import { loadConfig, ConfigError } from "../../app/services/env.server.ts";
+import { loadConfig, ConfigError } from "../../app/services/platform/env.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { filePath, seedFile } from "../helpers/files.ts";
 import { gameScreenshot } from "../helpers/images.ts";

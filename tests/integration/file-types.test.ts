@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import { gifWithFrames, testAudio, testClip } from "../helpers/media-fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../app/services/env.server.ts";
+import { ConfigError, loadConfig } from "../../app/services/platform/env.server.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 

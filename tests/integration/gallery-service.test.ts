@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
-import { decodeCursor, encodeCursor, galleryPageQuery, gallerySearchQuery, listGalleryFiles, userHasFiles } from "../../app/services/gallery.server.ts";
-import { reserveQuota } from "../../app/services/quota.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
-import { getStorageSummary } from "../../app/services/storage-summary.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { decodeCursor, encodeCursor, galleryPageQuery, gallerySearchQuery, listGalleryFiles, userHasFiles } from "../../app/services/files/gallery.server.ts";
+import { reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { getStorageSummary } from "../../app/services/files/storage-summary.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKGROUND_JOBS } from "../../app/services/background-jobs.server.ts";
+import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import { seedFile, seedOwner } from "../helpers/files.ts";
 import { readOutbox } from "../helpers/mail.ts";
 import { freePort, startTestServer, type TestServer } from "../helpers/server.ts";

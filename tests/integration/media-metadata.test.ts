@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { photoWithGps } from "../helpers/images.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -7,7 +7,7 @@ import { buffer } from "node:stream/consumers";
 import pino from "pino";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../app/services/env.server.ts";
+import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { MediaError } from "../../app/services/media/images.server.ts";
 import { processUploadedMedia, type MediaDeps, type StoredUpload } from "../../app/services/media/process-upload.server.ts";
 import { DiskBlobStore } from "../../storage/disk.ts";

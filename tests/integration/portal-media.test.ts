@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
-import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
+import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, pdf, png } from "../helpers/upload-fixtures.ts";

@@ -1,9 +1,9 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
-import { createApiKey } from "../../app/services/api-keys.server.ts";
-import { getDashboardStats } from "../../app/services/dashboard-stats.server.ts";
-import { createServer } from "../../app/services/servers.server.ts";
+import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { getDashboardStats } from "../../app/services/stats/dashboard-stats.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

@@ -2,11 +2,11 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "../../app/lib/plans.ts";
 import { parseServerForm, serverFormSchema, type ServerFormValues } from "../../app/lib/server-form.ts";
-import { getAdminTotals, getSystemHealth, listAllServers } from "../../app/services/admin-stats.server.ts";
-import { getAnalytics } from "../../app/services/analytics.server.ts";
-import { getDashboardStats } from "../../app/services/dashboard-stats.server.ts";
-import { getAccountQuota, reserveQuota } from "../../app/services/quota.server.ts";
-import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "../../app/services/retention-rules.server.ts";
+import { getAdminTotals, getSystemHealth, listAllServers } from "../../app/services/stats/admin-stats.server.ts";
+import { getAnalytics } from "../../app/services/stats/analytics.server.ts";
+import { getDashboardStats } from "../../app/services/stats/dashboard-stats.server.ts";
+import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "../../app/services/retention/rules.server.ts";
 import {
   createServerWithinQuota,
   deleteServerWithFiles,
@@ -14,8 +14,8 @@ import {
   ServerQuotaError,
   setDefaultVisibility,
   updateServerSettings,
-} from "../../app/services/server-management.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+} from "../../app/services/servers/server-settings.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;

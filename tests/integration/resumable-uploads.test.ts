@@ -9,7 +9,7 @@ import http from "node:http";
 import path from "node:path";
 import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deleteExpiredResumableUploads, tusDirectory } from "../../app/services/resumable-uploads.server.ts";
+import { deleteExpiredResumableUploads, tusDirectory } from "../../app/services/uploads/resumable.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
 import { startLocalS3, type LocalS3 } from "../helpers/s3rver.ts";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/expiry-notices.server.ts";
-import { getAccountQuota } from "../../app/services/quota.server.ts";
-import { computeFileExpiry, fileExpiries } from "../../app/services/retention.server.ts";
-import { sweepExpiredFiles, type SweepDeps } from "../../app/services/retention-sweep.server.ts";
-import { setUserPlan } from "../../app/services/subscriptions.server.ts";
-import { createUser } from "../../app/services/users.server.ts";
+import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/retention/expiry-notices.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
+import { computeFileExpiry, fileExpiries } from "../../app/services/retention/expiry.server.ts";
+import { sweepExpiredFiles, type SweepDeps } from "../../app/services/retention/sweep.server.ts";
+import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
+import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import { seedFile, seedServer } from "../helpers/billing.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";

@@ -8,7 +8,7 @@ import {
   normaliseFileTypes,
 } from "../../app/lib/file-types.ts";
 import { serverFormSchema } from "../../app/lib/server-form.ts";
-import { assertTypeAllowed, detectType, isTypeAllowed, SNIFF_BYTES, webmCodecIds } from "../../app/services/upload-types.server.ts";
+import { assertTypeAllowed, detectType, isTypeAllowed, SNIFF_BYTES, webmCodecIds } from "../../app/services/uploads/accepted-types.server.ts";
 import { testAudio, testClip } from "../helpers/media-fixtures.ts";
 
 const sniff = (bytes: Buffer, filename?: string) => detectType(bytes.subarray(0, SNIFF_BYTES), filename);

@@ -1,4 +1,4 @@
-import { KEY_PLACEHOLDER, sharexConfig } from "../integration-snippets";
+import { KEY_PLACEHOLDER, sharexConfig } from "~/lib/integration-snippets";
 import type { Bases } from "./api-examples";
 
 /**

@@ -8,8 +8,8 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatBytes, formatDate } from "~/lib/portal-format";
 import { pageTitle } from "~/lib/site";
-import { ACTIVE_USER_WINDOW_DAYS, getAdminTotals, getSystemHealth, listAllServers, RECENT_SERVER_COUNT } from "~/services/admin-stats.server";
-import { requireUserWithRole } from "~/services/guards.server";
+import { ACTIVE_USER_WINDOW_DAYS, getAdminTotals, getSystemHealth, listAllServers, RECENT_SERVER_COUNT } from "~/services/stats/admin-stats.server";
+import { requireUserWithRole } from "~/http/guards.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -3,7 +3,7 @@ import { UserMenu } from "~/components/auth/user-menu";
 import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
-import { requireUserWithRole } from "~/services/guards.server";
+import { requireUserWithRole } from "~/http/guards.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

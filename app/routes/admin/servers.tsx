@@ -20,11 +20,11 @@ import type { ActionResult } from "~/lib/action-result";
 import { formatBytes, formatDate, hostnameOf } from "~/lib/portal-format";
 import { adminDeleteConfirm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
-import { listAllServers } from "~/services/admin-stats.server";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { requireUserWithRole } from "~/services/guards.server";
-import { actionFail, actionOk } from "~/services/portal-actions.server";
-import { deleteServerWithFiles } from "~/services/server-management.server";
+import { listAllServers } from "~/services/stats/admin-stats.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { requireUserWithRole } from "~/http/guards.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { deleteServerWithFiles } from "~/services/servers/server-settings.server";
 import type { Route } from "./+types/servers";
 
 export function meta({ matches }: Route.MetaArgs) {

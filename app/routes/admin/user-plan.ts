@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { isTier, PLANS } from "~/lib/plans";
-import { requireUserWithRole } from "~/services/guards.server";
-import { setManualAddonGb, setUserPlan } from "~/services/subscriptions.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { requireUserWithRole } from "~/http/guards.server";
+import { setManualAddonGb, setUserPlan } from "~/services/billing/subscriptions.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/user-plan";
 
 /** Hand-granted storage is capped so a typo cannot hand out a petabyte. */

@@ -4,10 +4,10 @@ import { AdminUserCard } from "~/components/admin/user-card";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { pageTitle } from "~/lib/site";
-import { isRole, listUsersForAdmin, RoleChangeError, setUserRole } from "~/services/admin-users.server";
-import { requireUserWithRole } from "~/services/guards.server";
-import { listPlansForAdmin } from "~/services/subscriptions.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { isRole, listUsersForAdmin, RoleChangeError, setUserRole } from "~/services/accounts/roles.server";
+import { requireUserWithRole } from "~/http/guards.server";
+import { listPlansForAdmin } from "~/services/billing/subscriptions.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/users";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 import { BILLING_MESSAGES } from "~/lib/billing-messages";
-import { BillingError, createCheckout, openCustomerPortal, purchaseStorage } from "~/services/billing-checkout.server";
-import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/services/csrf.server";
-import { authenticate } from "~/services/guards.server";
-import { getBilling } from "~/services/stripe-client.server";
-import { checkSubscription } from "~/services/subscriptions.server";
+import { BillingError, createCheckout, openCustomerPortal, purchaseStorage } from "~/services/billing/checkout.server";
+import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.server";
+import { authenticate } from "~/http/guards.server";
+import { getBilling } from "~/services/billing/stripe-client.server";
+import { checkSubscription } from "~/services/billing/subscriptions.server";
 import type { Route } from "./+types/billing";
 
 const ACTIONS = ["check-subscription", "create-checkout", "customer-portal", "purchase-storage"] as const;

@@ -1,5 +1,5 @@
-import { runApi } from "~/services/api-route.server";
-import { downloadResponse, findVisibleFile } from "~/services/downloads.server";
+import { runApi } from "~/http/api-route.server";
+import { downloadResponse, findVisibleFile } from "~/http/file-downloads.server";
 import type { Route } from "./+types/download-by-id";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

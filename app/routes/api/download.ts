@@ -1,6 +1,6 @@
 import { apiError } from "~/lib/api-response";
-import { runApi } from "~/services/api-route.server";
-import { downloadResponse, findVisibleFile, parseFileReference } from "~/services/downloads.server";
+import { runApi } from "~/http/api-route.server";
+import { downloadResponse, findVisibleFile, parseFileReference } from "~/http/file-downloads.server";
 import type { Route } from "./+types/download";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

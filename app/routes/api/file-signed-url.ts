@@ -1,7 +1,7 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
-import { withApiKey } from "~/services/api-route.server";
-import { findFileById } from "~/services/file-lookup.server";
-import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL_MIN_S } from "~/services/private-access.server";
+import { withApiKey } from "~/http/api-route.server";
+import { findFileById } from "~/services/files/lookup.server";
+import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL_MIN_S } from "~/services/files/private-access.server";
 import type { Route } from "./+types/file-signed-url";
 
 /**

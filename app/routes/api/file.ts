@@ -1,7 +1,7 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
-import { runApi, withApiKey } from "~/services/api-route.server";
-import { deleteServerFile } from "~/services/file-delete.server";
-import { fileMetadataResponse } from "~/services/downloads.server";
+import { runApi, withApiKey } from "~/http/api-route.server";
+import { deleteServerFile } from "~/services/files/delete-files.server";
+import { fileMetadataResponse } from "~/http/file-downloads.server";
 import type { Route } from "./+types/file";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

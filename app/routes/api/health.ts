@@ -1,5 +1,5 @@
 import { DATABASE_RETRY_AFTER_S } from "~/lib/api-response";
-import { checkHealth } from "~/services/health.server";
+import { checkHealth } from "~/services/maintenance/health.server";
 import type { Route } from "./+types/health";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
-import { listManagedKeys, runKeyManagerPost } from "~/services/api-key-manager.server";
-import { runApi } from "~/services/api-route.server";
-import { readJsonBody, requireSessionForApi } from "~/services/session-api.server";
+import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
+import { runApi } from "~/http/api-route.server";
+import { readJsonBody, requireSessionForApi } from "~/http/session-api.server";
 import type { Route } from "./+types/keys";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,9 +1,9 @@
 import { blobResponse } from "~/http/file-response.server";
 import { apiError } from "~/lib/api-response";
-import { runApi } from "~/services/api-route.server";
-import { getOptionalUser } from "~/services/guards.server";
+import { runApi } from "~/http/api-route.server";
+import { getOptionalUser } from "~/http/guards.server";
 import { imageLimits } from "~/services/media/limits.server";
-import { findOwnedFile, galleryThumbnail, servableOriginal, servableVariant } from "~/services/portal-files.server";
+import { findOwnedFile, galleryThumbnail, servableOriginal, servableVariant } from "~/services/files/portal-files.server";
 import type { Route } from "./+types/media";
 
 /** The owner's browser may keep a copy; shared caches must not, as the answer depends on the session. */

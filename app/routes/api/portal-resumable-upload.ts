@@ -1,13 +1,13 @@
 import { ApiError, apiError } from "~/lib/api-response";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
-import { runApi } from "~/services/api-route.server";
-import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/services/csrf.server";
-import { uploadResponseBody } from "~/services/file-views.server";
-import { getOptionalUser } from "~/services/guards.server";
-import { handleResumableUpload } from "~/services/resumable-uploads.server";
-import { findServerForUser } from "~/services/servers.server";
-import { prepareUploadTarget } from "~/services/upload-targets.server";
-import { loadUploadTarget } from "~/services/uploads.server";
+import { runApi } from "~/http/api-route.server";
+import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.server";
+import { uploadResponseBody } from "~/services/files/file-views.server";
+import { getOptionalUser } from "~/http/guards.server";
+import { handleResumableUpload } from "~/services/uploads/resumable.server";
+import { findServerForUser } from "~/services/servers/servers.server";
+import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/portal-resumable-upload";
 
 /**

@@ -1,10 +1,10 @@
 import { apiError } from "~/lib/api-response";
-import { requireActiveServer } from "~/services/api-auth.server";
-import { withApiKey } from "~/services/api-route.server";
-import { uploadResponseBody } from "~/services/file-views.server";
-import { handleResumableUpload } from "~/services/resumable-uploads.server";
-import { keyedUploadTarget } from "~/services/upload-targets.server";
-import { loadUploadTarget } from "~/services/uploads.server";
+import { requireActiveServer } from "~/services/api-keys/key-auth.server";
+import { withApiKey } from "~/http/api-route.server";
+import { uploadResponseBody } from "~/services/files/file-views.server";
+import { handleResumableUpload } from "~/services/uploads/resumable.server";
+import { keyedUploadTarget } from "~/services/uploads/upload-targets.server";
+import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
 
 /** Set by the host on every /api answer (cors.server.ts); tus's own copies would be duplicates. */

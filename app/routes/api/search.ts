@@ -1,7 +1,7 @@
 import { apiSuccess } from "~/lib/api-response";
-import { withApiKey } from "~/services/api-route.server";
-import { parseSearchParams, searchFiles } from "~/services/file-search.server";
-import { toFileView } from "~/services/file-views.server";
+import { withApiKey } from "~/http/api-route.server";
+import { parseSearchParams, searchFiles } from "~/services/files/search.server";
+import { toFileView } from "~/services/files/file-views.server";
 import type { Route } from "./+types/search";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

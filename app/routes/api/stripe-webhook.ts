@@ -1,5 +1,5 @@
-import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/services/billing-webhook.server";
-import { getBilling } from "~/services/stripe-client.server";
+import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/services/billing/stripe-events.server";
+import { getBilling } from "~/services/billing/stripe-client.server";
 import type { Route } from "./+types/stripe-webhook";
 
 export function loader() {

@@ -1,8 +1,8 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
 import { handleUpload } from "~/http/upload-request.server";
-import { keyedUploadTarget } from "~/services/upload-targets.server";
-import { withApiKey } from "~/services/api-route.server";
-import { uploadResponseBody } from "~/services/file-views.server";
+import { keyedUploadTarget } from "~/services/uploads/upload-targets.server";
+import { withApiKey } from "~/http/api-route.server";
+import { uploadResponseBody } from "~/services/files/file-views.server";
 import type { Route } from "./+types/upload-base64";
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,10 +1,10 @@
 import { apiSuccess } from "~/lib/api-response";
 import { readSmallBody } from "~/http/small-body.server";
-import { requireActiveServer } from "~/services/api-auth.server";
-import { withApiKey } from "~/services/api-route.server";
-import { fileUrl } from "~/services/file-views.server";
-import { createUploadGrant, parsePresignInput } from "~/services/upload-grants.server";
-import { loadUploadTarget } from "~/services/uploads.server";
+import { requireActiveServer } from "~/services/api-keys/key-auth.server";
+import { withApiKey } from "~/http/api-route.server";
+import { fileUrl } from "~/services/files/file-views.server";
+import { createUploadGrant, parsePresignInput } from "~/services/uploads/upload-grants.server";
+import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/upload-presign";
 
 async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs) {

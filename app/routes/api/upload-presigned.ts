@@ -1,9 +1,9 @@
 import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
 import { finishUpload, receiveUpload } from "~/http/upload-request.server";
-import { runApi } from "~/services/api-route.server";
-import { uploadResponseBody } from "~/services/file-views.server";
-import { claimUploadGrant, releaseUploadGrant } from "~/services/upload-grants.server";
-import { prepareUploadTarget } from "~/services/upload-targets.server";
+import { runApi } from "~/http/api-route.server";
+import { uploadResponseBody } from "~/services/files/file-views.server";
+import { claimUploadGrant, releaseUploadGrant } from "~/services/uploads/upload-grants.server";
+import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload-presigned";
 
 export async function action({ request, params, context }: Route.ActionArgs) {

@@ -1,13 +1,13 @@
 import { ApiError, apiError } from "~/lib/api-response";
 import { readSmallBody } from "~/http/small-body.server";
 import { finishUpload, receiveUpload } from "~/http/upload-request.server";
-import { acceptCredential, reserveCredentialAttempt } from "~/services/api-auth.server";
-import { runApi } from "~/services/api-route.server";
-import { webhookCredentialHash } from "~/services/known-credentials.server";
-import { bumpUsage } from "~/services/api-usage.server";
-import { prepareUploadTarget } from "~/services/upload-targets.server";
-import { discardUploads } from "~/services/uploads.server";
-import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/webhooks.server";
+import { acceptCredential, reserveCredentialAttempt } from "~/services/api-keys/key-auth.server";
+import { runApi } from "~/http/api-route.server";
+import { webhookCredentialHash } from "~/services/api-keys/known-credentials.server";
+import { bumpUsage } from "~/services/api-keys/key-usage.server";
+import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { discardUploads } from "~/services/uploads/store-upload.server";
+import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/servers/discord-webhooks.server";
 import type { Route } from "./+types/webhook";
 
 /** POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. */

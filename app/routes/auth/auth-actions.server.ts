@@ -1,15 +1,15 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
-import { sendAccountMail } from "~/services/account-mail.server";
-import { AuthError, registerWithPassword } from "~/services/accounts.server";
-import { consumeAuthLimit, refundAuthLimit, tooManyAttemptsMessage } from "~/services/auth-limits.server";
-import { createAuthenticator } from "~/services/authenticator.server";
-import { safeRedirectPath } from "~/services/guards.server";
-import { rateLimitHeaders, type LimitResult } from "~/services/rate-limit.server";
-import { createSession, serializeSessionCookie } from "~/services/sessions.server";
-import { createToastHeaders } from "~/services/toast.server";
-import { EmailTakenError } from "~/services/users.server";
+import { sendAccountMail } from "~/services/accounts/account-mail.server";
+import { AuthError, registerWithPassword } from "~/services/accounts/password-accounts.server";
+import { consumeAuthLimit, refundAuthLimit, tooManyAttemptsMessage } from "~/services/accounts/sign-in-limits.server";
+import { createAuthenticator } from "~/http/authenticator.server";
+import { safeRedirectPath } from "~/http/guards.server";
+import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
+import { createSession, serializeSessionCookie } from "~/services/accounts/sessions.server";
+import { createToastHeaders } from "~/http/toast.server";
+import { EmailTakenError } from "~/services/accounts/users.server";
 
 export interface AuthActionData {
   intent: "signin" | "signup" | null;

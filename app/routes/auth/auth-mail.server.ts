@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { sendAccountMail, type AccountMailKind } from "~/services/account-mail.server";
+import { sendAccountMail, type AccountMailKind } from "~/services/accounts/account-mail.server";
 
 /**
  * Sends without holding up the answer, so a known and an unknown address take the same time

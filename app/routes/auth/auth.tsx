@@ -6,8 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { pageTitle } from "~/lib/site";
 import { handleSignIn, handleSignUp, type AuthActionData } from "./auth-actions.server";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { getOptionalUser, safeRedirectPath } from "~/services/guards.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import type { Route } from "./+types/auth";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { data, useNavigation } from "react-router";
 import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
-import { confirmEmail, renewEmailConfirmation } from "~/services/accounts.server";
+import { confirmEmail, renewEmailConfirmation } from "~/services/accounts/password-accounts.server";
 import { signInAndRedirect } from "./auth-actions.server";
 import { sendAccountMailInBackground } from "./auth-mail.server";
 import { readLinkRequestEmail } from "./email-request.server";

@@ -1,9 +1,9 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { OAuth2RequestError } from "remix-auth-oauth2";
-import { createDiscordAuthenticator } from "~/services/authenticator.server";
-import { DiscordAccountError, linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/discord.server";
-import { getOptionalUser, safeRedirectPath } from "~/services/guards.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { createDiscordAuthenticator } from "~/http/authenticator.server";
+import { DiscordAccountError, linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
+import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
+import { createToastHeaders } from "~/http/toast.server";
 import { signInAndRedirect } from "./auth-actions.server";
 import { discordIntentCookie } from "./discord";
 import type { Route } from "./+types/discord-callback";

@@ -1,7 +1,7 @@
 import { createCookie, redirect } from "react-router";
-import { createDiscordAuthenticator } from "~/services/authenticator.server";
-import { requireUser, safeRedirectPath } from "~/services/guards.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { createDiscordAuthenticator } from "~/http/authenticator.server";
+import { requireUser, safeRedirectPath } from "~/http/guards.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/discord";
 
 /** What the Discord round trip is for: signing in (and where to go after) or linking to the signed-in account. */

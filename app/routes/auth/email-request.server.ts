@@ -1,8 +1,8 @@
 import { data, type AppLoadContext } from "react-router";
 import { isValidEmail, MESSAGES } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
-import { consumeAuthLimit, tooManyAttemptsMessage, type AuthLimitName } from "~/services/auth-limits.server";
-import { rateLimitHeaders } from "~/services/rate-limit.server";
+import { consumeAuthLimit, tooManyAttemptsMessage, type AuthLimitName } from "~/services/accounts/sign-in-limits.server";
+import { rateLimitHeaders } from "~/services/platform/rate-limits.server";
 
 /**
  * The e-mail of a "send me a link" form (resend confirmation, password reset), or the answer to

@@ -2,7 +2,7 @@ import { useNavigation } from "react-router";
 import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
-import { startPasswordReset } from "~/services/accounts.server";
+import { startPasswordReset } from "~/services/accounts/password-accounts.server";
 import { sendAccountMailInBackground } from "./auth-mail.server";
 import { readLinkRequestEmail } from "./email-request.server";
 import type { Route } from "./+types/forgot-password";

@@ -4,8 +4,8 @@ import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { Button } from "~/components/ui/button";
 import { validateNewPassword } from "~/lib/auth-validation";
 import { pageTitle } from "~/lib/site";
-import { resetPassword } from "~/services/accounts.server";
-import { checkAuthToken, type TokenCheck } from "~/services/auth-tokens.server";
+import { resetPassword } from "~/services/accounts/password-accounts.server";
+import { checkAuthToken, type TokenCheck } from "~/services/accounts/email-tokens.server";
 import { signInAndRedirect } from "./auth-actions.server";
 import type { Route } from "./+types/reset-password";
 

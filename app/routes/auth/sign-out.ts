@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { clearSessionCookie, readSessionToken, revokeSession } from "~/services/sessions.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { clearSessionCookie, readSessionToken, revokeSession } from "~/services/accounts/sessions.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/sign-out";
 
 export async function loader() {

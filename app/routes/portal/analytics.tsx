@@ -8,8 +8,8 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { formatGb } from "~/lib/portal-format";
 import { pageTitle } from "~/lib/site";
 import { cn } from "~/lib/utils";
-import { ANALYTICS_RANGES, getAnalytics, parseRange } from "~/services/analytics.server";
-import { requireUser } from "~/services/guards.server";
+import { ANALYTICS_RANGES, getAnalytics, parseRange } from "~/services/stats/analytics.server";
+import { requireUser } from "~/http/guards.server";
 import type { Route } from "./+types/analytics";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -7,11 +7,11 @@ import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { pageTitle } from "~/lib/site";
-import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys.server";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { requireUser } from "~/services/guards.server";
-import { actionFail, actionOk } from "~/services/portal-actions.server";
-import { findServerForUser, listServersForUser } from "~/services/servers.server";
+import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { requireUser } from "~/http/guards.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
 import type { Route } from "./+types/api-keys";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -8,8 +8,8 @@ import { openStripePage } from "~/components/billing/open-stripe";
 import { StorageAddonCard } from "~/components/billing/storage-addon-card";
 import { BILLING_MESSAGES } from "~/lib/billing-messages";
 import { pageTitle } from "~/lib/site";
-import { requireUser } from "~/services/guards.server";
-import { loadBillingPage } from "~/services/billing-page.server";
+import { requireUser } from "~/http/guards.server";
+import { loadBillingPage } from "~/services/billing/billing-overview.server";
 import type { Route } from "./+types/billing";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -8,9 +8,9 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatGb } from "~/lib/portal-format";
 import { pageTitle } from "~/lib/site";
-import { DASHBOARD_SERVER_COUNT, getDashboardStats } from "~/services/dashboard-stats.server";
-import { requireUser } from "~/services/guards.server";
-import { listServersForUser } from "~/services/servers.server";
+import { DASHBOARD_SERVER_COUNT, getDashboardStats } from "~/services/stats/dashboard-stats.server";
+import { requireUser } from "~/http/guards.server";
+import { listServersForUser } from "~/services/servers/servers.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta({ matches }: Route.MetaArgs) {

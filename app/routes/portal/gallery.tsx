@@ -2,12 +2,12 @@ import { data } from "react-router";
 import { GalleryView } from "~/components/media/gallery-view";
 import { ALL_CATEGORIES, canonicalCategory, groupedCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
-import { listStoredCategories } from "~/services/categories.server";
-import { listGalleryFiles, normaliseSearch } from "~/services/gallery.server";
-import { requireUser } from "~/services/guards.server";
-import { expiryFlags } from "~/services/retention.server";
-import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/portal-files.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { listStoredCategories } from "~/services/servers/categories.server";
+import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.server";
+import { requireUser } from "~/http/guards.server";
+import { expiryFlags } from "~/services/retention/expiry.server";
+import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/files/portal-files.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/gallery";
 
 export function meta() {

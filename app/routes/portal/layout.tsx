@@ -4,8 +4,8 @@ import { OverageBanner } from "~/components/billing/overage-banner";
 import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
-import { requireAuthenticated } from "~/services/guards.server";
-import { getStorageOverage } from "~/services/overage.server";
+import { requireAuthenticated } from "~/http/guards.server";
+import { getStorageOverage } from "~/services/billing/overage.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

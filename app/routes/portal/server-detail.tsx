@@ -13,12 +13,12 @@ import { exactCategoryOptions } from "~/lib/categories";
 import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
-import { listStoredCategories } from "~/services/categories.server";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { requireUser } from "~/services/guards.server";
-import { actionFail, actionOk } from "~/services/portal-actions.server";
-import { getAccountQuota } from "~/services/quota.server";
-import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "~/services/retention-rules.server";
+import { listStoredCategories } from "~/services/servers/categories.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { requireUser } from "~/http/guards.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { getAccountQuota } from "~/services/billing/quota.server";
+import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "~/services/retention/rules.server";
 import {
   deleteServerWithFiles,
   findServerForViewer,
@@ -27,8 +27,8 @@ import {
   setDefaultVisibility,
   updateServerSettings,
   webhookUrl,
-} from "~/services/server-management.server";
-import { createToastHeaders } from "~/services/toast.server";
+} from "~/services/servers/server-settings.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/server-detail";
 
 export function meta({ data: loaderData, matches }: Route.MetaArgs) {

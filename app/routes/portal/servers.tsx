@@ -10,10 +10,10 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CREATE_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
-import { assertSameOrigin } from "~/services/csrf.server";
-import { requireUser } from "~/services/guards.server";
-import { actionFail, actionOk } from "~/services/portal-actions.server";
-import { createServerWithinQuota, listServersWithUsage, ServerQuotaError } from "~/services/server-management.server";
+import { assertSameOrigin } from "~/http/origin-check.server";
+import { requireUser } from "~/http/guards.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { createServerWithinQuota, listServersWithUsage, ServerQuotaError } from "~/services/servers/server-settings.server";
 import type { Route } from "./+types/servers";
 
 export function meta({ matches }: Route.MetaArgs) {

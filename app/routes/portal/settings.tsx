@@ -6,9 +6,9 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { formatDate } from "~/lib/account-format";
 import { pageTitle } from "~/lib/site";
-import { DiscordAccountError, getDiscordIdentity, unlinkDiscord } from "~/services/discord.server";
-import { requireUser } from "~/services/guards.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { DiscordAccountError, getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
+import { requireUser } from "~/http/guards.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

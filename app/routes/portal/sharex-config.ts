@@ -1,5 +1,5 @@
 import { sharexConfig, KEY_PLACEHOLDER } from "~/lib/integration-snippets";
-import { requireUser } from "~/services/guards.server";
+import { requireUser } from "~/http/guards.server";
 import type { Route } from "./+types/sharex-config";
 
 /** The ShareX custom uploader file; the key is a placeholder because keys are never stored readable. */

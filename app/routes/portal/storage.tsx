@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { StorageView } from "~/components/media/storage-view";
 import { pageTitle } from "~/lib/site";
-import { listGalleryFiles, normaliseSearch } from "~/services/gallery.server";
-import { requireUser } from "~/services/guards.server";
-import { deleteOwnedFiles } from "~/services/portal-files.server";
-import { getStorageSummary } from "~/services/storage-summary.server";
-import { createToastHeaders } from "~/services/toast.server";
+import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.server";
+import { requireUser } from "~/http/guards.server";
+import { deleteOwnedFiles } from "~/services/files/portal-files.server";
+import { getStorageSummary } from "~/services/files/storage-summary.server";
+import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/storage";
 
 export function meta() {

@@ -1,9 +1,9 @@
 import { UploadView } from "~/components/media/upload-view";
 import { exactCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
-import { listStoredCategories } from "~/services/categories.server";
-import { requireUser } from "~/services/guards.server";
-import { listServersForUser } from "~/services/servers.server";
+import { listStoredCategories } from "~/services/servers/categories.server";
+import { requireUser } from "~/http/guards.server";
+import { listServersForUser } from "~/services/servers/servers.server";
 import type { Route } from "./+types/upload";
 
 export function meta() {

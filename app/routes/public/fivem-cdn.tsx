@@ -9,7 +9,7 @@ import { buttonVariants } from "~/components/ui/button";
 import { brand, FIVEM_CDN } from "~/lib/content/marketing";
 import { seoMeta } from "~/lib/seo";
 import { cn } from "~/lib/utils";
-import { getOptionalUser } from "~/services/guards.server";
+import { getOptionalUser } from "~/http/guards.server";
 import type { Route } from "./+types/fivem-cdn";
 
 export async function loader({ request, context }: Route.LoaderArgs) {

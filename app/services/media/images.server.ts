@@ -1,5 +1,5 @@
 import sharp, { type FitEnum, type Metadata, type Sharp } from "sharp";
-import { withImageSlot } from "./image-slots.server.ts";
+import { withImageSlot } from "~/services/media/image-slots.server";
 
 /** A refused image: the status and code go straight into the API's error body. */
 export class MediaError extends Error {

@@ -1,6 +1,6 @@
 import { buffer } from "node:stream/consumers";
-import type { BlobStore } from "../../../storage/blob-store.ts";
-import { MediaError, type ImageSource } from "./images.server.ts";
+import type { BlobStore } from "../../../storage/blob-store";
+import { MediaError, type ImageSource } from "~/services/media/images.server";
 
 /**
  * Input for sharp or ffmpeg: the file itself on the disk store (no copy), the bytes from S3.

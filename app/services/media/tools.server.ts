@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
-import type { Config } from "../env.server.ts";
-import { toolAvailable, type MediaTools } from "./video.server.ts";
+import type { Config } from "~/services/platform/env.server";
+import { toolAvailable, type MediaTools } from "~/services/media/video.server";
 
 const require = createRequire(import.meta.url);
 

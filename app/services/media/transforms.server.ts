@@ -1,12 +1,12 @@
 import { Readable } from "node:stream";
 import { sql } from "kysely";
 import { LRUCache } from "lru-cache";
-import type { Db } from "../../../db/index.ts";
+import type { Db } from "../../../db/index";
 import type { Selectable } from "kysely";
-import type { FileVariantsTable } from "../../../db/schema.ts";
-import type { BlobStore } from "../../../storage/blob-store.ts";
-import { encodeImage, MediaError, type Fit, type ImageLimits, type ImageSource, type OutputFormat } from "./images.server.ts";
-import { readSource } from "./source.server.ts";
+import type { FileVariantsTable } from "../../../db/schema";
+import type { BlobStore } from "../../../storage/blob-store";
+import { encodeImage, MediaError, type Fit, type ImageLimits, type ImageSource, type OutputFormat } from "~/services/media/images.server";
+import { readSource } from "~/services/media/source.server";
 
 export interface TransformSpec {
   width?: number;

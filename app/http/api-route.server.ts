@@ -1,0 +1,87 @@
+import type { AppLoadContext } from "react-router";
+import { isDatabaseUnavailable } from "../../db/connection-errors";
+import { isStorageFull, isStorageThrottled } from "../../storage/storage-errors";
+import { ApiError, apiError, apiErrorResponse, databaseUnavailable, insufficientStorage, storageUnavailable } from "~/lib/api-response";
+import { authenticateApiRequest, type ApiCaller } from "~/services/api-keys/key-auth.server";
+import type { ApiKeyPermission } from "~/services/api-keys/keys.server";
+import { recordApiCall } from "~/services/api-keys/key-usage.server";
+
+/**
+ * Turns an ApiError into its JSON answer, a lost database into 503 database_unavailable, a full
+ * disk into 507 insufficient_storage and a throttling object store into 503 storage_unavailable
+ * (each with Retry-After), and anything else into a logged 500, so /api never answers HTML.
+ */
+export async function runApi(context: AppLoadContext, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    return errorResponse(context, error);
+  }
+}
+
+function errorResponse(context: AppLoadContext, error: unknown): Response {
+  if (error instanceof ApiError) return apiErrorResponse(error);
+  if (isDatabaseUnavailable(error)) {
+    context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
+    return apiErrorResponse(databaseUnavailable());
+  }
+  if (isStorageFull(error)) {
+    context.logger.error({ err: error, requestId: context.requestId }, "blob storage is full");
+    return apiErrorResponse(insufficientStorage());
+  }
+  if (isStorageThrottled(error)) {
+    context.logger.warn({ err: error, requestId: context.requestId }, "blob storage throttled the request");
+    return apiErrorResponse(storageUnavailable());
+  }
+  context.logger.error({ err: error, requestId: context.requestId }, "script API request failed");
+  return apiError(500, "internal_error", "Internal server error", { request_id: context.requestId });
+}
+
+export interface KeyedRouteOptions {
+  /** Audit action, e.g. "file.upload". */
+  action: string;
+  permission?: ApiKeyPermission;
+  /** A server id the client claims before the body is read (query or header). */
+  serverId?: string | null;
+}
+
+/**
+ * A key-authenticated script API call: authenticates (401/403/429), runs the handler, answers
+ * errors as JSON, adds the RateLimit headers and writes the audit row and usage counter.
+ */
+export async function withApiKey(
+  context: AppLoadContext,
+  request: Request,
+  options: KeyedRouteOptions,
+  handler: (caller: ApiCaller) => Promise<Response>,
+): Promise<Response> {
+  const url = new URL(request.url);
+  let caller: ApiCaller;
+  try {
+    caller = await authenticateApiRequest(context, {
+      headers: request.headers,
+      query: url.searchParams,
+      ip: context.clientIp,
+      permission: options.permission,
+      serverId: options.serverId ?? url.searchParams.get("server_id") ?? request.headers.get("x-server-id"),
+    });
+  } catch (error) {
+    return errorResponse(context, error);
+  }
+  let response: Response;
+  try {
+    response = await handler(caller);
+  } catch (error) {
+    response = errorResponse(context, error);
+  }
+  for (const [name, value] of Object.entries(caller.rateHeaders)) {
+    if (!response.headers.has(name)) response.headers.set(name, value);
+  }
+  await recordApiCall(context.db, caller, {
+    action: options.action,
+    ip: context.clientIp,
+    status: response.status,
+    detail: { method: request.method, path: url.pathname },
+  }).catch((error) => context.logger.error({ err: error }, "could not record API call"));
+  return response;
+}

@@ -1,0 +1,111 @@
+import { Readable } from "node:stream";
+import type { S3BlobStore } from "../../storage/s3";
+import { apiError, apiSuccess } from "~/lib/api-response";
+import type { AppContext } from "~/services/app-context.server";
+import { recordDownload } from "~/services/api-keys/key-usage.server";
+import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
+import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY } from "~/http/file-serving.server";
+import { toFileView } from "~/services/files/file-views.server";
+import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
+import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "~/services/files/private-access.server";
+
+const REDIRECT_TTL_S = 600;
+const HOST_SET_HEADERS = [
+  "X-Content-Type-Options",
+  "Content-Security-Policy",
+  "Cross-Origin-Resource-Policy",
+  "Access-Control-Allow-Origin",
+  "Access-Control-Expose-Headers",
+];
+
+export interface DownloadRequest extends KeyedRequest {
+  method: string;
+}
+
+const notFound = () => apiError(404, "not_found", "File not found");
+
+/** `{server_id}/{category}/{filename}`, the `path` of a file view, or its full /f/ URL. */
+export function parseFileReference(value: string | null): { serverId: string; category: string; filename: string } | null {
+  if (!value) return null;
+  const trimmed = value.trim().replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/^\/?(f\/)?/, "");
+  const match = /^([a-z0-9]{1,40})\/([a-z0-9_-]{1,40})\/([A-Za-z0-9_-][A-Za-z0-9._-]{0,199})$/.exec(trimmed.split("?")[0]);
+  return match ? { serverId: match[1], category: match[2], filename: match[3] } : null;
+}
+
+/** The file a download or metadata request may see: live, and public or keyed to its server. */
+export async function findVisibleFile(
+  ctx: AppContext,
+  request: KeyedRequest,
+  ref: { id: string } | { serverId: string; category: string; filename: string },
+): Promise<ServedFileRecord | undefined> {
+  const file = "id" in ref ? await findFileById(ctx.db, ref.id) : await findFileByPath(ctx.db, ref.serverId, ref.category, ref.filename);
+  if (!file) return undefined;
+  if (!file.is_public && !(await canReadPrivateFile(ctx, request, file))) return undefined;
+  return file;
+}
+
+/**
+ * GET/HEAD of a file for /api/download: same validators, ranges and safety headers as /f/, always
+ * as an attachment under its original name.
+ */
+export async function downloadResponse(ctx: AppContext, request: DownloadRequest, file: ServedFileRecord | undefined): Promise<Response> {
+  if (!file) return notFound();
+  const plan = planFileResponse(
+    { method: request.method, header: (name) => request.headers.get(name) ?? undefined },
+    {
+      size: file.size_bytes,
+      sha256: file.sha256,
+      mimeType: file.mime_type,
+      lastModified: new Date(file.created_at),
+      downloadName: file.original_filename || file.filename,
+      isPublic: file.is_public,
+    },
+    { forceAttachment: true },
+  );
+  const headers = new Headers(plan.headers);
+  // server.ts already set these on every /api/download answer; React Router would append duplicates.
+  for (const name of HOST_SET_HEADERS) headers.delete(name);
+  if (plan.status === 304) return new Response(null, { status: 304, headers });
+  if (plan.status === 416) return new Response(RANGE_NOT_SATISFIABLE_BODY, { status: 416, headers });
+  if (!plan.sendBody) return new Response(null, { status: plan.status, headers });
+
+  if (ctx.blobs.kind === "s3" && ctx.config.S3_SERVE === "redirect") {
+    const url = await (ctx.blobs as S3BlobStore).presignGet(file.storage_key, REDIRECT_TTL_S, plan.headers["Content-Disposition"]);
+    await countDownload(ctx, file, plan.length);
+    return new Response(null, { status: 302, headers: { Location: url, "Cache-Control": `private, max-age=${REDIRECT_TTL_S / 2}` } });
+  }
+  const blob = await ctx.blobs.get(file.storage_key, plan.range ?? undefined);
+  if (!blob) {
+    ctx.logger.error({ fileId: file.id }, "file row without its blob");
+    return notFound();
+  }
+  await countDownload(ctx, file, plan.length);
+  return new Response(Readable.toWeb(blob.stream) as ReadableStream<Uint8Array>, { status: plan.status, headers });
+}
+
+async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: number) {
+  await recordDownload(ctx.db, file.server_id, bytes).catch((error) => ctx.logger.warn({ err: error }, "could not record download"));
+}
+
+/**
+ * GET /api/files/{id}: the file view plus the URLs of its gallery thumbnail and poster, when made.
+ * Public means the bytes, not the record: player identifiers and metadata need a read key of the
+ * file's server, and anyone else — no key, another server's key — gets the missing file's answer.
+ */
+export async function fileMetadataResponse(ctx: AppContext, request: KeyedRequest, id: string): Promise<Response> {
+  const visible = await findFileById(ctx.db, id);
+  if (!visible || !(await holdsReadKeyOf(ctx, request, visible.server_id))) return notFound();
+  const [file, variants] = await Promise.all([
+    ctx.db.selectFrom("files").selectAll().where("id", "=", visible.id).executeTakeFirstOrThrow(),
+    ctx.db.selectFrom("file_variants").select(["variant"]).where("file_id", "=", visible.id).execute(),
+  ]);
+  const view = toFileView(ctx.config.cdnBaseUrl, file);
+  const names = new Set(variants.map((v) => v.variant));
+  const thumbnail = names.has(variantName(THUMBNAIL_SPEC)) || names.has(variantName(THUMBNAIL_SPEC, "poster"));
+  const media = {
+    thumbnail_url: thumbnail ? `${view.url}?w=${THUMBNAIL_SPEC.width}&format=${THUMBNAIL_SPEC.format}` : null,
+    poster_url: names.has(POSTER_VARIANT) ? `${view.url}?format=webp` : null,
+    download_url: `${ctx.config.appUrl}/api/download/${file.id}`,
+  };
+  return apiSuccess({ ...view, ...media, file: { ...view, ...media }, data: { ...view, ...media } });
+}

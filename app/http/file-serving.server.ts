@@ -1,0 +1,172 @@
+import type { ByteRange } from "../../storage/blob-store";
+
+/**
+ * The HTTP semantics of serving one stored file, shared by the /f/ fast path (Express) and the
+ * /api/download resource routes (Fetch Response): conditional requests, byte ranges, caching and
+ * the headers that keep uploaded content from running in a browser.
+ */
+
+export interface ServableFile {
+  size: number;
+  /** Hex SHA-256 of the bytes; the strong validator. */
+  sha256: string;
+  mimeType: string;
+  lastModified: Date;
+  /** Name offered to a browser that saves the file. */
+  downloadName: string;
+  isPublic: boolean;
+}
+
+export interface RequestFacts {
+  method: string;
+  header(name: string): string | undefined;
+}
+
+export interface ServingOptions {
+  /** Force a download dialog even for types that may display inline. */
+  forceAttachment?: boolean;
+  /** Responses whose body depends on the Accept header (format=auto). */
+  varyAccept?: boolean;
+}
+
+export type ServingPlan =
+  | { status: 304; headers: Record<string, string> }
+  | { status: 416; headers: Record<string, string> }
+  | { status: 200 | 206; headers: Record<string, string>; range: ByteRange | null; length: number; sendBody: boolean };
+
+export type RangeRequest = { kind: "none" } | { kind: "range"; range: ByteRange } | { kind: "unsatisfiable" };
+
+const PUBLIC_CACHE = "public, max-age=31536000, immutable";
+const PRIVATE_CACHE = "private, no-cache";
+
+/**
+ * Types a browser may render from our origin without running anything. Everything else (HTML,
+ * SVG, XML, scripts, PDF, unknown) is only ever offered as an attachment.
+ */
+const INLINE_TYPES = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/avif",
+  "image/bmp",
+  "text/plain",
+]);
+
+export function mayDisplayInline(mimeType: string): boolean {
+  const base = mimeType.split(";")[0].trim().toLowerCase();
+  return INLINE_TYPES.has(base) || base.startsWith("video/") || base.startsWith("audio/");
+}
+
+export function etagFor(sha256: string, variant?: string): string {
+  return variant ? `"${sha256}-${variant}"` : `"${sha256}"`;
+}
+
+/** RFC 9110 weak comparison, as If-None-Match requires. */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((candidate) => {
+    const value = candidate.trim();
+    return value === "*" || value.replace(/^W\//, "") === bare;
+  });
+}
+
+/**
+ * One `bytes=` range. Several ranges are answered with the whole file (RFC 9110 allows
+ * ignoring Range); a syntactically bad header is ignored too, an unsatisfiable one gets 416.
+ */
+export function parseRange(header: string | undefined, size: number): RangeRequest {
+  if (!header) return { kind: "none" };
+  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header.trim());
+  if (!match) return { kind: "none" };
+  const [, startText, endText] = match;
+  if (startText === "" && endText === "") return { kind: "none" };
+  if (startText === "") {
+    const suffix = Number(endText);
+    if (suffix === 0 || size === 0) return { kind: "unsatisfiable" };
+    return { kind: "range", range: { start: Math.max(0, size - suffix), end: size - 1 } };
+  }
+  const start = Number(startText);
+  const end = endText === "" ? size - 1 : Math.min(Number(endText), size - 1);
+  if (start >= size || (endText !== "" && Number(endText) < start)) return { kind: "unsatisfiable" };
+  return { kind: "range", range: { start, end } };
+}
+
+/** RFC 6266 Content-Disposition with an ASCII fallback and the UTF-8 name in filename*. */
+export function contentDisposition(kind: "inline" | "attachment", filename: string): string {
+  const clean = filename.replace(/[\r\n"\\/]/g, "_").trim() || "download";
+  const ascii = clean.replace(/[^\x20-\x7e]/g, "_").replace(/[%;]/g, "_");
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Headers every file response carries, whatever its status. */
+export function fileHeaders(file: ServableFile, options: ServingOptions = {}): Record<string, string> {
+  const inline = !options.forceAttachment && mayDisplayInline(file.mimeType);
+  const headers: Record<string, string> = {
+    ETag: etagFor(file.sha256),
+    "Last-Modified": file.lastModified.toUTCString(),
+    "Cache-Control": file.isPublic ? PUBLIC_CACHE : PRIVATE_CACHE,
+    "Content-Type": file.mimeType,
+    "Content-Disposition": contentDisposition(inline ? "inline" : "attachment", file.downloadName),
+    "Accept-Ranges": "bytes",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox",
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": "Content-Length, Content-Range, Content-Disposition, ETag",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  if (options.varyAccept) headers.Vary = "Accept";
+  return headers;
+}
+
+function notModifiedSince(header: string | undefined, lastModified: Date): boolean {
+  if (!header) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+}
+
+/** Decides status, headers and byte range for a GET or HEAD of one file. */
+export function planFileResponse(request: RequestFacts, file: ServableFile, options: ServingOptions = {}): ServingPlan {
+  const headers = fileHeaders(file, options);
+  const ifNoneMatch = request.header("if-none-match");
+  const fresh = ifNoneMatch
+    ? etagMatches(ifNoneMatch, headers.ETag)
+    : notModifiedSince(request.header("if-modified-since"), file.lastModified);
+  if (fresh) {
+    const { "Content-Type": _type, "Content-Disposition": _disposition, ...rest } = headers;
+    return { status: 304, headers: rest };
+  }
+
+  const ifRange = request.header("if-range");
+  const rangeAllowed = !ifRange || ifRange.trim() === headers.ETag;
+  const wanted = rangeAllowed ? parseRange(request.header("range"), file.size) : ({ kind: "none" } as const);
+  const sendBody = request.method !== "HEAD";
+  if (wanted.kind === "unsatisfiable") {
+    return {
+      status: 416,
+      headers: { ...headers, "Content-Range": `bytes */${file.size}`, "Content-Type": "application/json", "Content-Disposition": "inline" },
+    };
+  }
+  if (wanted.kind === "range") {
+    const { start, end } = wanted.range;
+    const length = end - start + 1;
+    return {
+      status: 206,
+      headers: { ...headers, "Content-Range": `bytes ${start}-${end}/${file.size}`, "Content-Length": String(length) },
+      range: wanted.range,
+      length,
+      sendBody,
+    };
+  }
+  return { status: 200, headers: { ...headers, "Content-Length": String(file.size) }, range: null, length: file.size, sendBody };
+}
+
+export const RANGE_NOT_SATISFIABLE_BODY = JSON.stringify({
+  success: false,
+  status: "error",
+  error: "Requested range not satisfiable",
+  message: "Requested range not satisfiable",
+  code: "range_not_satisfiable",
+});

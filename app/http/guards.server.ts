@@ -1,0 +1,95 @@
+import { data, redirect, type AppLoadContext } from "react-router";
+import { isDatabaseUnavailable } from "../../db/connection-errors";
+import {
+  readSession,
+  readSessionToken,
+  serializeSessionCookie,
+  type ActiveSession,
+  type SessionUser,
+} from "~/services/accounts/sessions.server";
+
+export type { SessionUser };
+
+export interface Authenticated {
+  user: SessionUser;
+  sessionId: string;
+  /** Headers a layout loader should return: the re-sent cookie when the rolling expiry moved. */
+  headers: Headers;
+}
+
+/** Same-site path to come back to after signing in; anything else falls back to /dashboard. */
+export function safeRedirectPath(value: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) {
+    return fallback;
+  }
+  return value;
+}
+
+function signInRedirect(request: Request): Response {
+  const url = new URL(request.url);
+  const back = `${url.pathname}${url.search}`;
+  return redirect(`/auth?${new URLSearchParams({ redirectTo: back })}`);
+}
+
+export async function authenticate(request: Request, context: AppLoadContext): Promise<Authenticated | null> {
+  const token = readSessionToken(context.config, request.headers.get("Cookie"));
+  if (!token) return null;
+  const session: ActiveSession | null = await readSession(context.db, token);
+  if (!session) return null;
+  const headers = new Headers();
+  if (session.extended) headers.append("Set-Cookie", serializeSessionCookie(context.config, token, session.expiresAt));
+  return { user: session.user, sessionId: session.id, headers };
+}
+
+export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
+  return (await authenticate(request, context))?.user ?? null;
+}
+
+/** A page asked for while the database is unreachable: a readable 503 (the root error page) instead of a 500. */
+function pageError(context: AppLoadContext, error: unknown): unknown {
+  if (!isDatabaseUnavailable(error)) return error;
+  context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
+  return data("The database is unavailable right now. Nothing was lost; try again in a few seconds.", { status: 503, statusText: "Service Unavailable" });
+}
+
+/** The signed-in user; a visitor is redirected to /auth and brought back here after signing in. */
+export async function requireAuthenticated(request: Request, context: AppLoadContext): Promise<Authenticated> {
+  const auth = await authenticate(request, context).catch((error: unknown) => {
+    throw pageError(context, error);
+  });
+  if (!auth) throw signInRedirect(request);
+  return auth;
+}
+
+export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
+  return (await requireAuthenticated(request, context)).user;
+}
+
+export class AdminCheckError extends Error {
+  constructor(cause: unknown) {
+    super(`Failed to verify admin permissions: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = "AdminCheckError";
+  }
+}
+
+/**
+ * Signed in and holding `role`: a visitor goes to /auth, anyone else to /. The role comes from
+ * the users row joined on every request, so a demotion takes effect on the next page.
+ */
+export async function requireUserWithRole(
+  request: Request,
+  context: AppLoadContext,
+  role: "admin",
+): Promise<Authenticated> {
+  let auth: Authenticated | null;
+  try {
+    auth = await authenticate(request, context);
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw pageError(context, error);
+    context.logger.error({ err: error }, "admin check failed");
+    throw data({ adminCheckError: new AdminCheckError(error).message }, { status: 500 });
+  }
+  if (!auth) throw signInRedirect(request);
+  if (auth.user.role !== role) throw redirect("/");
+  return auth;
+}

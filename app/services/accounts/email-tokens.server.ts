@@ -1,0 +1,62 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { TokenPurpose } from "../../../db/schema";
+import { randomString, sha256Hex } from "~/services/platform/ids.server";
+
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  email_confirm: 24 * 60 * 60 * 1000,
+  password_reset: 60 * 60 * 1000,
+};
+
+export type TokenCheck =
+  | { status: "valid"; userId: string }
+  | { status: "expired" | "used"; userId: string }
+  | { status: "invalid" };
+
+/** A single-use link token; only its SHA-256 is stored. Earlier unused tokens of the same purpose stop working. */
+export async function issueAuthToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
+  const token = randomString(43);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("auth_tokens").where("user_id", "=", userId).where("purpose", "=", purpose).where("used_at", "is", null).execute();
+    await trx
+      .insertInto("auth_tokens")
+      .values({ user_id: userId, purpose, token_hash: sha256Hex(token), expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]) })
+      .execute();
+  });
+  return token;
+}
+
+function wellFormed(token: string): boolean {
+  return /^[0-9A-Za-z]{20,100}$/.test(token);
+}
+
+/** What a token would do, without using it up (to decide which page to show). */
+export async function checkAuthToken(db: Db, token: string, purpose: TokenPurpose): Promise<TokenCheck> {
+  if (!wellFormed(token)) return { status: "invalid" };
+  const row = await db
+    .selectFrom("auth_tokens")
+    .select(["user_id", "used_at", "expires_at"])
+    .where("token_hash", "=", sha256Hex(token))
+    .where("purpose", "=", purpose)
+    .executeTakeFirst();
+  if (!row) return { status: "invalid" };
+  if (row.used_at) return { status: "used", userId: row.user_id };
+  if (new Date(row.expires_at).getTime() <= Date.now()) return { status: "expired", userId: row.user_id };
+  return { status: "valid", userId: row.user_id };
+}
+
+/** Uses a token up in one conditional UPDATE, so two clicks cannot both succeed. */
+export async function consumeAuthToken(db: Db, token: string, purpose: TokenPurpose): Promise<TokenCheck> {
+  if (!wellFormed(token)) return { status: "invalid" };
+  const row = await db
+    .updateTable("auth_tokens")
+    .set({ used_at: sql`now()` })
+    .where("token_hash", "=", sha256Hex(token))
+    .where("purpose", "=", purpose)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", sql<Date>`now()`)
+    .returning("user_id")
+    .executeTakeFirst();
+  if (row) return { status: "valid", userId: row.user_id };
+  return checkAuthToken(db, token, purpose);
+}

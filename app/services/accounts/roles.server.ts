@@ -1,0 +1,76 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { Role } from "../../../db/schema";
+
+export const ROLES: readonly Role[] = ["user", "moderator", "admin"];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export interface AdminUserRow {
+  id: string;
+  email: string | null;
+  displayName: string | null;
+  avatarUrl: string | null;
+  role: Role;
+  createdAt: string;
+  serversCount: number;
+  totalStorageUsed: number;
+}
+
+/** Every account, newest first, with its server count and stored bytes (spec: the admin list). */
+export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
+  const rows = await db
+    .selectFrom("users")
+    .leftJoin("account_usage", "account_usage.user_id", "users.id")
+    .select((eb) => [
+      "users.id",
+      "users.email",
+      "users.display_name",
+      "users.avatar_url",
+      "users.role",
+      "users.created_at",
+      eb.fn.coalesce("account_usage.used_bytes", sql<number>`0`).as("used_bytes"),
+      eb.selectFrom("servers").select(eb.fn.countAll<number>().as("n")).whereRef("servers.user_id", "=", "users.id").as("servers_count"),
+    ])
+    .orderBy("users.created_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    avatarUrl: row.avatar_url,
+    role: row.role,
+    createdAt: new Date(row.created_at).toISOString(),
+    serversCount: Number(row.servers_count ?? 0),
+    totalStorageUsed: Number(row.used_bytes ?? 0),
+  }));
+}
+
+export class RoleChangeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RoleChangeError";
+  }
+}
+
+/**
+ * Moves a user to any role. The admin rows are locked first, so two admins demoting themselves
+ * at once cannot leave the system with none.
+ */
+export async function setUserRole(db: Db, input: { actorId: string; userId: string; role: Role }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const admins = await trx.selectFrom("users").select("id").where("role", "=", "admin").forUpdate().execute();
+    const target = await trx.selectFrom("users").select(["id", "role"]).where("id", "=", input.userId).executeTakeFirst();
+    if (!target) throw new RoleChangeError("User not found");
+    if (target.role === "admin" && input.role !== "admin" && admins.length <= 1) {
+      throw new RoleChangeError(
+        input.userId === input.actorId
+          ? "You are the only admin, so you cannot remove your own admin role."
+          : "At least one admin must remain.",
+      );
+    }
+    await trx.updateTable("users").set({ role: input.role }).where("id", "=", input.userId).execute();
+  });
+}

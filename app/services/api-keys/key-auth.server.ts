@@ -1,0 +1,134 @@
+import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "~/lib/api-limits";
+import { ApiError } from "~/lib/api-response";
+import { isTier, type Tier } from "~/lib/plans";
+import type { AppContext } from "~/services/app-context.server";
+import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey, type ApiKeyPermission } from "~/services/api-keys/keys.server";
+import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
+
+/** Who is calling the script API: one key of one server. */
+export interface ApiCaller {
+  keyId: string;
+  serverId: string;
+  /** The server owner, whose quota uploads use. */
+  userId: string;
+  permissions: ApiKeyPermission[];
+  tier: Tier;
+  serverStatus: string;
+  lastUsedAt: Date | null;
+  /** RateLimit-* headers of the per-server request budget, for the success answer. */
+  rateHeaders: Record<string, string>;
+}
+
+const AUTH_SCHEMES = /^(bearer|key|token|apikey)\s+/i;
+
+/** Query parameters a key may come in, in order: LB Phone's URL template uses `?api=`, others `?key=`/`?token=`. */
+export const API_KEY_QUERY_PARAMS = ["apiKey", "api_key", "apikey", "api", "key", "token"] as const;
+
+/**
+ * The key from wherever clients put it: `x-api-key`, `Authorization: Bearer|Key <key>` or the bare
+ * key, `?apiKey=` / `?api_key=` / `?api=` / `?key=` / `?token=`. Values are trimmed; the first
+ * place that has one wins.
+ */
+export function extractApiKey(headers: Headers, query: URLSearchParams): string | null {
+  const header = headers.get("x-api-key")?.trim();
+  if (header) return header;
+  const authorization = headers.get("authorization")?.trim();
+  if (authorization) {
+    const value = authorization.replace(AUTH_SCHEMES, "").trim();
+    if (value) return value;
+  }
+  for (const name of API_KEY_QUERY_PARAMS) {
+    const value = query.get(name)?.trim();
+    if (value) return value;
+  }
+  return null;
+}
+
+export interface AuthenticateOptions {
+  headers: Headers;
+  query: URLSearchParams;
+  ip: string;
+  permission?: ApiKeyPermission;
+  /** A server id the client sent (query, header or body); it must be the key's server. */
+  serverId?: string | null;
+}
+
+function rateLimited(result: LimitResult, message: string): ApiError {
+  return new ApiError(429, "rate_limited", message, { retry_after: result.resetSeconds }, rateLimitHeaders(result));
+}
+
+/**
+ * Spends one of the address's failed-key points before a presented credential is checked, so a
+ * burst of parallel guesses cannot all get past the check (consume, then test). A credential that
+ * proves valid gets its point back (`acceptCredential`); a spent budget refuses only credentials
+ * the in-memory index does not know, without asking the database.
+ */
+export async function reserveCredentialAttempt(ctx: AppContext, ip: string, credentialHash: string | null): Promise<void> {
+  const attempt = await ctx.rateLimits.consume("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
+  if (attempt.allowed) return;
+  if (credentialHash && (await ctx.knownCredentials.has(credentialHash))) return;
+  throw rateLimited(attempt, "Too many failed API key attempts, try again later");
+}
+
+export async function acceptCredential(ctx: AppContext, ip: string, credentialHash: string): Promise<void> {
+  ctx.knownCredentials.remember(credentialHash);
+  await ctx.rateLimits.reward("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
+}
+
+/**
+ * Resolves the caller of a script API request or throws the ApiError to answer with:
+ * 401 for a missing, malformed, unknown, revoked or expired key (each counted against the IP),
+ * 403 for a missing permission or another server's id, 429 over a budget. A valid key is never
+ * refused because other keys from its address failed.
+ */
+export async function authenticateApiRequest(ctx: AppContext, options: AuthenticateOptions): Promise<ApiCaller> {
+  const { ip } = options;
+  const secret = extractApiKey(options.headers, options.query);
+  // Malformed keys never reach the database, and count like any other failure.
+  const hash = secret && isWellFormedApiKey(secret) ? hashApiKey(secret) : null;
+  await reserveCredentialAttempt(ctx, ip, hash);
+  if (!secret) throw new ApiError(401, "missing_api_key", "API key required");
+  if (!hash) throw new ApiError(401, "invalid_api_key", "Invalid API key");
+
+  const row = await findApiKeyBySecret(ctx.db, secret);
+  if (!row || row.status !== "active") throw new ApiError(401, "invalid_api_key", "Invalid API key");
+  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new ApiError(401, "api_key_expired", "API key expired");
+  await acceptCredential(ctx, ip, hash);
+
+  const claimed = options.serverId?.trim();
+  if (claimed && claimed !== row.server_id) {
+    throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
+  }
+  const permissions = row.permissions.filter((p): p is ApiKeyPermission => ["upload", "read", "delete"].includes(p));
+  if (options.permission && !permissions.includes(options.permission)) {
+    throw new ApiError(403, "permission_denied", `This API key does not have ${options.permission} permission`);
+  }
+
+  const tier = isTier(row.tier) ? row.tier : "free";
+  const budget = await ctx.rateLimits.consume("api-requests", row.server_id, {
+    points: API_RATE_LIMITS[tier].requestsPerMinute,
+    duration: 60,
+  });
+  if (!budget.allowed) throw rateLimited(budget, "Rate limit exceeded, try again later");
+
+  return {
+    keyId: row.id,
+    serverId: row.server_id,
+    userId: row.owner_id,
+    permissions,
+    tier,
+    serverStatus: row.server_status,
+    lastUsedAt: row.last_used_at,
+    rateHeaders: rateLimitHeaders(budget),
+  };
+}
+
+/** Spends `count` of the server's uploads-per-minute budget; throws 429 when it is spent. */
+export async function consumeUploadBudget(ctx: AppContext, serverId: string, tier: Tier, count = 1): Promise<void> {
+  const result = await ctx.rateLimits.consume("api-uploads", serverId, { points: API_RATE_LIMITS[tier].uploadsPerMinute, duration: 60 }, count);
+  if (!result.allowed) throw rateLimited(result, "Upload rate limit exceeded, try again later");
+}
+
+export function requireActiveServer(status: string): void {
+  if (status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+}

@@ -1,0 +1,126 @@
+import { z } from "zod";
+import type { Db } from "../../../db/index";
+import { ApiError } from "~/lib/api-response";
+import {
+  createApiKey,
+  DEFAULT_API_KEY_PERMISSIONS,
+  deleteApiKey,
+  InvalidPermissionError,
+  listApiKeys,
+  regenerateApiKey,
+  updateApiKey,
+  type ApiKeySummary,
+} from "~/services/api-keys/keys.server";
+import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
+
+/**
+ * The portal's key manager over JSON (`/api/keys`), shaped like the spec's api-key-manager:
+ * `{success, data}`, with the full key as `api_key` only in create and regenerate answers.
+ */
+
+export const MISSING_KEY_FIELDS = "Missing information - Please provide a name and select a server.";
+
+export type ManagedApiKey = ApiKeySummary & { servers: { name: string } | null };
+
+const createSchema = z.object({
+  name: z.string({ error: MISSING_KEY_FIELDS }).trim().min(1, MISSING_KEY_FIELDS).max(100, "Key name can be at most 100 characters"),
+  server_id: z.string({ error: MISSING_KEY_FIELDS }).trim().min(1, MISSING_KEY_FIELDS),
+  permissions: z.array(z.string()).optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullish(),
+});
+
+const operationSchema = z.object({
+  key_id: z.uuid("key_id must be a key id"),
+  operation: z.enum(["regenerate", "delete"], { message: 'operation must be "regenerate" or "delete"' }),
+});
+
+const updateSchema = z.object({
+  name: z.string().trim().min(1, "Key name is required").max(100, "Key name can be at most 100 characters").optional(),
+  permissions: z.array(z.string()).optional(),
+  status: z.enum(["active", "revoked"]).optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullish(),
+});
+
+function invalid(error: z.ZodError): ApiError {
+  return new ApiError(400, "invalid_request", error.issues[0]?.message ?? "Invalid request");
+}
+
+const isKeyId = (value: string) => z.uuid().safeParse(value).success;
+
+function keyNotFound(): ApiError {
+  return new ApiError(404, "not_found", "API key not found");
+}
+
+async function withServerNames(db: Db, userId: string, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
+  const names = new Map((await listServersForUser(db, userId)).map((s) => [s.id, s.name]));
+  return keys.map((key) => ({ ...key, servers: names.has(key.server_id) ? { name: names.get(key.server_id)! } : null }));
+}
+
+function permissionsOrError<T>(run: () => Promise<T>): Promise<T> {
+  return run().catch((error) => {
+    if (error instanceof InvalidPermissionError) throw new ApiError(400, "invalid_request", error.message);
+    throw error;
+  });
+}
+
+export async function listManagedKeys(db: Db, userId: string, serverId?: string): Promise<ManagedApiKey[]> {
+  return withServerNames(db, userId, await listApiKeys(db, userId, serverId));
+}
+
+/** POST /api/keys: either a new key `{name, server_id, permissions?}` or `{key_id, operation}`. */
+export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  if (body && typeof body === "object" && "operation" in body) {
+    const parsed = operationSchema.safeParse(body);
+    if (!parsed.success) throw invalid(parsed.error);
+    const { key_id: keyId, operation } = parsed.data;
+    if (operation === "delete") {
+      if (!(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+      return { status: 200, body: { data: { id: keyId } } };
+    }
+    const regenerated = await regenerateApiKey(db, userId, keyId);
+    if (!regenerated) throw keyNotFound();
+    const [key] = await withServerNames(db, userId, [regenerated.key]);
+    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret } };
+  }
+
+  const parsed = createSchema.safeParse(body ?? {});
+  if (!parsed.success) throw invalid(parsed.error);
+  const input = parsed.data;
+  const server = await findServerForUser(db, userId, input.server_id);
+  if (!server) throw new ApiError(404, "not_found", "Server not found");
+  const created = await permissionsOrError(() =>
+    createApiKey(db, {
+      serverId: server.id,
+      userId,
+      name: input.name,
+      permissions: input.permissions ?? DEFAULT_API_KEY_PERMISSIONS,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    }),
+  );
+  const data = { ...created.key, servers: { name: server.name }, api_key: created.secret };
+  return { status: 201, body: { data, api_key: created.secret } };
+}
+
+/** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry. */
+export async function updateManagedKey(db: Db, userId: string, keyId: string, body: unknown): Promise<ManagedApiKey> {
+  if (!isKeyId(keyId)) throw keyNotFound();
+  const parsed = updateSchema.safeParse(body ?? {});
+  if (!parsed.success) throw invalid(parsed.error);
+  const input = parsed.data;
+  const updated = await permissionsOrError(() =>
+    updateApiKey(db, userId, keyId, {
+      name: input.name,
+      permissions: input.permissions,
+      status: input.status,
+      expiresAt: input.expires_at === undefined ? undefined : input.expires_at ? new Date(input.expires_at) : null,
+    }),
+  );
+  if (!updated) throw keyNotFound();
+  const [key] = await withServerNames(db, userId, [updated]);
+  return key;
+}
+
+export async function deleteManagedKey(db: Db, userId: string, keyId: string): Promise<void> {
+  if (!isKeyId(keyId)) throw keyNotFound();
+  if (!(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+}

@@ -1,0 +1,55 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { ApiCaller } from "~/services/api-keys/key-auth.server";
+import { touchApiKey } from "~/services/api-keys/keys.server";
+
+type Counter = "uploads" | "upload_bytes" | "downloads" | "download_bytes" | "api_calls";
+
+/** The UTC calendar day the dashboard groups usage by. */
+export function usageDay(now: Date = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** Adds to a server's counters for today in one upsert; safe under concurrency. */
+export async function bumpUsage(db: Db, serverId: string, counts: Partial<Record<Counter, number>>, now: Date = new Date()): Promise<void> {
+  const entries = Object.entries(counts).filter(([, n]) => n) as [Counter, number][];
+  if (entries.length === 0) return;
+  await db
+    .insertInto("usage_daily")
+    .values({ server_id: serverId, day: usageDay(now), ...Object.fromEntries(entries) })
+    .onConflict((oc) =>
+      oc.columns(["server_id", "day"]).doUpdateSet(Object.fromEntries(entries.map(([column, n]) => [column, sql`usage_daily.${sql.ref(column)} + ${n}`]))),
+    )
+    .execute();
+}
+
+/** For the file-serving paths: one download of `bytes` bytes. */
+export function recordDownload(db: Db, serverId: string, bytes: number): Promise<void> {
+  return bumpUsage(db, serverId, { downloads: 1, download_bytes: bytes });
+}
+
+export interface ApiCallRecord {
+  action: string;
+  ip: string;
+  status: number;
+  detail?: Record<string, unknown>;
+}
+
+/** The audit row, the api_calls counter and the key's last use for one key-authenticated call. */
+export async function recordApiCall(db: Db, caller: ApiCaller, call: ApiCallRecord): Promise<void> {
+  await Promise.all([
+    db
+      .insertInto("audit_logs")
+      .values({
+        user_id: caller.userId,
+        server_id: caller.serverId,
+        api_key_id: caller.keyId,
+        action: call.action,
+        ip: call.ip,
+        detail: JSON.stringify({ status: call.status, ...call.detail }),
+      })
+      .execute(),
+    bumpUsage(db, caller.serverId, { api_calls: 1 }),
+    touchApiKey(db, caller.keyId, caller.lastUsedAt),
+  ]);
+}

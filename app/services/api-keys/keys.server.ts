@@ -1,0 +1,176 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { ApiKey } from "../../../db/schema";
+import { randomString, sha256Hex } from "~/services/platform/ids.server";
+
+export const API_KEY_PERMISSIONS = ["upload", "read", "delete"] as const;
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
+export const DEFAULT_API_KEY_PERMISSIONS: ApiKeyPermission[] = ["upload", "read"];
+
+const SECRET_LENGTH = 40;
+/** `sk_` and the first characters of the secret: enough to tell keys apart in a list, useless to an attacker. */
+const DISPLAY_PREFIX_LENGTH = 11;
+/** Accepts the keys we issue (40 chars) and leaves room to lengthen them later without a migration. */
+const KEY_PATTERN = /^sk_[0-9A-Za-z]{32,64}$/;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The key's public view: everything except the hash. */
+export type ApiKeySummary = Omit<ApiKey, "key_hash">;
+
+export interface CreatedApiKey {
+  key: ApiKeySummary;
+  /** The secret, shown once; only its hash is stored. */
+  secret: string;
+}
+
+export class InvalidPermissionError extends Error {
+  constructor(value: string) {
+    super(`Unknown permission "${value}" (use ${API_KEY_PERMISSIONS.join(", ")})`);
+    this.name = "InvalidPermissionError";
+  }
+}
+
+export function isWellFormedApiKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
+export function hashApiKey(secret: string): string {
+  return sha256Hex(secret);
+}
+
+function newSecret(): string {
+  return `sk_${randomString(SECRET_LENGTH)}`;
+}
+
+/** Validates and de-duplicates permissions in a stable order; an empty list means the default. */
+export function normalisePermissions(input: readonly string[] | undefined): ApiKeyPermission[] {
+  if (!input || input.length === 0) return [...DEFAULT_API_KEY_PERMISSIONS];
+  const wanted = new Set(input.map((p) => p.trim().toLowerCase()).filter(Boolean));
+  for (const p of wanted) {
+    if (!(API_KEY_PERMISSIONS as readonly string[]).includes(p)) throw new InvalidPermissionError(p);
+  }
+  return API_KEY_PERMISSIONS.filter((p) => wanted.has(p));
+}
+
+const summaryColumns = [
+  "id",
+  "server_id",
+  "user_id",
+  "name",
+  "key_prefix",
+  "permissions",
+  "status",
+  "expires_at",
+  "last_used_at",
+  "created_at",
+] as const;
+
+export interface CreateApiKeyInput {
+  serverId: string;
+  userId: string;
+  name: string;
+  permissions?: readonly string[];
+  expiresAt?: Date | null;
+}
+
+export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const secret = newSecret();
+  const key = await db
+    .insertInto("api_keys")
+    .values({
+      server_id: input.serverId,
+      user_id: input.userId,
+      name: input.name.trim().slice(0, 100) || "API key",
+      key_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
+      key_hash: hashApiKey(secret),
+      permissions: normalisePermissions(input.permissions),
+      expires_at: input.expiresAt ?? null,
+    })
+    .returning(summaryColumns)
+    .executeTakeFirstOrThrow();
+  return { key, secret };
+}
+
+/** The user's keys, newest first, optionally for one server. */
+export function listApiKeys(db: Db, userId: string, serverId?: string): Promise<ApiKeySummary[]> {
+  let query = db.selectFrom("api_keys").select(summaryColumns).where("user_id", "=", userId);
+  if (serverId) query = query.where("server_id", "=", serverId);
+  return query.orderBy("created_at", "desc").execute();
+}
+
+export function findApiKeyForUser(db: Db, userId: string, id: string): Promise<ApiKeySummary | undefined> {
+  return db.selectFrom("api_keys").select(summaryColumns).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+}
+
+/** A new secret for the same key row: the old secret stops working with this UPDATE. */
+export async function regenerateApiKey(db: Db, userId: string, id: string): Promise<CreatedApiKey | undefined> {
+  const secret = newSecret();
+  const key = await db
+    .updateTable("api_keys")
+    .set({ key_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH), key_hash: hashApiKey(secret), status: "active", last_used_at: null })
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .returning(summaryColumns)
+    .executeTakeFirst();
+  return key ? { key, secret } : undefined;
+}
+
+export interface UpdateApiKeyInput {
+  name?: string;
+  permissions?: readonly string[];
+  status?: "active" | "revoked";
+  expiresAt?: Date | null;
+}
+
+export async function updateApiKey(db: Db, userId: string, id: string, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
+  const changes: Record<string, unknown> = {};
+  if (input.name !== undefined) changes.name = input.name.trim().slice(0, 100) || "API key";
+  if (input.permissions !== undefined) changes.permissions = normalisePermissions(input.permissions);
+  if (input.status !== undefined) changes.status = input.status;
+  if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
+  if (Object.keys(changes).length === 0) return findApiKeyForUser(db, userId, id);
+  return db.updateTable("api_keys").set(changes).where("id", "=", id).where("user_id", "=", userId).returning(summaryColumns).executeTakeFirst();
+}
+
+export function revokeApiKey(db: Db, userId: string, id: string): Promise<ApiKeySummary | undefined> {
+  return updateApiKey(db, userId, id, { status: "revoked" });
+}
+
+export async function deleteApiKey(db: Db, userId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("api_keys").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** The key row for a presented secret with its server's owner plan, or undefined. Callers check status and expiry. */
+export function findApiKeyBySecret(db: Db, secret: string) {
+  return db
+    .selectFrom("api_keys")
+    .innerJoin("servers", "servers.id", "api_keys.server_id")
+    .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
+    .select([
+      "api_keys.id",
+      "api_keys.server_id",
+      "api_keys.user_id",
+      "api_keys.name",
+      "api_keys.permissions",
+      "api_keys.status",
+      "api_keys.expires_at",
+      "api_keys.last_used_at",
+      "servers.status as server_status",
+      "servers.user_id as owner_id",
+      "subscriptions.tier",
+    ])
+    .where("api_keys.key_hash", "=", hashApiKey(secret))
+    .executeTakeFirst();
+}
+
+/** Writes last_used_at at most once a minute per key, so a busy key is not an UPDATE per request. */
+export async function touchApiKey(db: Db, id: string, lastUsedAt: Date | null, now: Date = new Date()): Promise<void> {
+  if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+  await db
+    .updateTable("api_keys")
+    .set({ last_used_at: now })
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", sql<Date>`${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)}::timestamptz`)]))
+    .execute();
+}

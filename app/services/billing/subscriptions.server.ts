@@ -1,0 +1,154 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import { GB, isPaidTier, type Tier } from "~/lib/plans";
+import { getAccountQuota } from "~/services/billing/quota.server";
+
+/** Stripe statuses that keep a paid plan's storage; past_due is Stripe's retry window. */
+const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
+
+export function isLiveStatus(status: string): boolean {
+  return LIVE_STATUSES.has(status);
+}
+
+/** The check-subscription answer (customer-portal spec §3, "Subscription state"). */
+export interface SubscriptionState {
+  subscribed: boolean;
+  subscription_tier: Tier;
+  subscription_end: string | null;
+  storage_quota_gb: number;
+}
+
+export async function checkSubscription(db: Db, userId: string, now: Date = new Date()): Promise<SubscriptionState> {
+  const [row, quota] = await Promise.all([
+    db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("user_id", "=", userId).executeTakeFirst(),
+    getAccountQuota(db, userId, now),
+  ]);
+  const tier = quota.tier;
+  return {
+    subscribed: tier !== "free" && isLiveStatus(row?.status ?? "active"),
+    subscription_tier: tier,
+    subscription_end: row?.current_period_end ? row.current_period_end.toISOString() : null,
+    storage_quota_gb: quota.quotaBytes / GB,
+  };
+}
+
+export interface PlanChange {
+  tier: Tier;
+  status?: string;
+  stripeCustomerId?: string | null;
+  stripeSubscriptionId?: string | null;
+  currentPeriodEnd?: Date | null;
+}
+
+/**
+ * Puts a user on a plan (webhooks, the admin screen, the CLI). Moving to a paid plan lifts the
+ * free plan's 30-day expiry from the user's files; per-category retention rules still apply,
+ * because the sweep evaluates them itself. Moving down deletes nothing.
+ */
+export async function setUserPlan(db: Db, userId: string, change: PlanChange, now: Date = new Date()): Promise<void> {
+  const values = {
+    tier: change.tier,
+    status: change.status ?? "active",
+    current_period_end: change.currentPeriodEnd ?? null,
+    updated_at: now,
+    ...(change.stripeCustomerId !== undefined ? { stripe_customer_id: change.stripeCustomerId } : {}),
+    ...(change.stripeSubscriptionId !== undefined ? { stripe_subscription_id: change.stripeSubscriptionId } : {}),
+  };
+  await db
+    .insertInto("subscriptions")
+    .values({ user_id: userId, ...values })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
+    .execute();
+  if (isPaidTier(change.tier) && isLiveStatus(values.status)) await clearPlanExpiry(db, userId);
+}
+
+export async function clearPlanExpiry(db: Db, userId: string): Promise<void> {
+  await db
+    .updateTable("files")
+    .set({ expires_at: null, expiry_notified_at: null })
+    .where("user_id", "=", userId)
+    .where("expires_at", "is not", null)
+    .execute();
+}
+
+/** Records the Stripe customer of a user, creating the subscriptions row when missing. */
+export async function saveStripeCustomer(db: Db, userId: string, customerId: string): Promise<void> {
+  await db
+    .insertInto("subscriptions")
+    .values({ user_id: userId, stripe_customer_id: customerId, updated_at: new Date() })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ stripe_customer_id: customerId, updated_at: new Date() }))
+    .execute();
+}
+
+export async function findUserIdByStripeCustomer(db: Db, customerId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("subscriptions").select("user_id").where("stripe_customer_id", "=", customerId).executeTakeFirst();
+  return row?.user_id;
+}
+
+export interface AddonGrant {
+  userId: string;
+  gb: number;
+  expiresAt: Date | null;
+  /** The Checkout session id; unique, so a replayed purchase adds nothing. */
+  stripeReference: string | null;
+}
+
+/** Adds storage to an account; false when this Stripe purchase was already recorded. */
+export async function grantStorageAddon(db: Db, grant: AddonGrant): Promise<boolean> {
+  const inserted = await db
+    .insertInto("storage_addons")
+    .values({ user_id: grant.userId, gb: grant.gb, expires_at: grant.expiresAt, stripe_reference: grant.stripeReference })
+    .onConflict((oc) => oc.column("stripe_reference").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return Boolean(inserted);
+}
+
+/**
+ * The end of the user's current billing cycle, when an add-on bought now expires: the paid
+ * subscription's period end, or for accounts without one a month from now.
+ */
+export async function currentCycleEnd(db: Db, userId: string, now: Date = new Date()): Promise<Date> {
+  const row = await db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("user_id", "=", userId).executeTakeFirst();
+  if (row && row.tier !== "free" && isLiveStatus(row.status) && row.current_period_end && row.current_period_end > now) {
+    return row.current_period_end;
+  }
+  const end = new Date(now);
+  end.setUTCMonth(end.getUTCMonth() + 1);
+  return end;
+}
+
+/**
+ * Sets the storage an administrator grants by hand (no Stripe reference, no expiry), replacing
+ * any earlier manual grant; purchased add-ons are left alone.
+ */
+export async function setManualAddonGb(db: Db, userId: string, gb: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("storage_addons").where("user_id", "=", userId).where("stripe_reference", "is", null).execute();
+    if (gb > 0) await trx.insertInto("storage_addons").values({ user_id: userId, gb, expires_at: null }).execute();
+  });
+}
+
+export interface AdminPlanView {
+  tier: Tier;
+  addonGb: number;
+}
+
+/** Each user's plan and hand-granted storage, for the admin Users screen. */
+export async function listPlansForAdmin(db: Db): Promise<Record<string, AdminPlanView>> {
+  const rows = await db
+    .selectFrom("users")
+    .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
+    .select((eb) => [
+      "users.id",
+      "subscriptions.tier",
+      eb
+        .selectFrom("storage_addons")
+        .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
+        .whereRef("storage_addons.user_id", "=", "users.id")
+        .where("storage_addons.stripe_reference", "is", null)
+        .as("addon_gb"),
+    ])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.id, { tier: r.tier ?? "free", addonGb: Number(r.addon_gb ?? 0) }]));
+}

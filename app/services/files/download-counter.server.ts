@@ -1,0 +1,69 @@
+import type { Db } from "../../../db/index";
+import { bumpUsage } from "~/services/api-keys/key-usage.server";
+import type { Logger } from "~/services/platform/logger.server";
+
+const FLUSH_INTERVAL_MS = 5_000;
+
+interface Pending {
+  serverId: string;
+  day: string;
+  downloads: number;
+  bytes: number;
+}
+
+/**
+ * Download counters for usage_daily. A database write per file request would cost more than
+ * serving a small file, so counts gather in memory and go out as one UPSERT per server and day
+ * every few seconds and on shutdown. A crash loses at most those seconds of counts.
+ */
+export class DownloadCounter {
+  private pending = new Map<string, Pending>();
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    intervalMs = FLUSH_INTERVAL_MS,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  record(serverId: string, bytes: number, now = new Date()): void {
+    const day = now.toISOString().slice(0, 10);
+    const key = `${serverId}|${day}`;
+    const entry = this.pending.get(key);
+    if (entry) {
+      entry.downloads += 1;
+      entry.bytes += bytes;
+    } else {
+      this.pending.set(key, { serverId, day, downloads: 1, bytes });
+    }
+  }
+
+  /** Writes what has gathered; safe to call at any time, calls queue behind each other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    for (const entry of batch) {
+      try {
+        await bumpUsage(this.db, entry.serverId, { downloads: entry.downloads, download_bytes: entry.bytes }, new Date(`${entry.day}T12:00:00Z`));
+      } catch (error) {
+        // A server deleted in the meantime has no row to count against; nothing else to do.
+        this.logger.warn({ err: error, serverId: entry.serverId }, "could not record download usage");
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

@@ -1,0 +1,124 @@
+import { LRUCache } from "lru-cache";
+import type { Db } from "../../../db/index";
+import type { FileRecord } from "../../../db/schema";
+import { FileBodyCache, type FileBodyLimits } from "~/services/files/body-cache.server";
+
+/** What serving needs of a file row; small enough to keep tens of thousands in memory. */
+export type ServedFileRecord = Pick<
+  FileRecord,
+  | "id"
+  | "server_id"
+  | "user_id"
+  | "storage_key"
+  | "filename"
+  | "original_filename"
+  | "category"
+  | "mime_type"
+  | "size_bytes"
+  | "sha256"
+  | "width"
+  | "height"
+  | "duration_ms"
+  | "is_public"
+  | "created_at"
+  | "expires_at"
+>;
+
+const COLUMNS = [
+  "id",
+  "server_id",
+  "user_id",
+  "storage_key",
+  "filename",
+  "original_filename",
+  "category",
+  "mime_type",
+  "size_bytes",
+  "sha256",
+  "width",
+  "height",
+  "duration_ms",
+  "is_public",
+  "created_at",
+  "expires_at",
+] as const;
+
+/**
+ * Another instance may delete a file; its cached record here dies within this TTL, so a deleted
+ * file stops being served everywhere within seconds without any cross-instance messaging.
+ */
+export const FILE_CACHE_TTL_MS = 5_000;
+const FILE_CACHE_MAX = 50_000;
+
+interface FileCaches {
+  records: LRUCache<string, ServedFileRecord>;
+  /** Present once the host turned it on (server start); the script API alone never needs bodies. */
+  bodies?: FileBodyCache;
+}
+
+// One set of caches per database handle: tests run several servers (each with its own db) in one process.
+const caches = new WeakMap<Db, FileCaches>();
+
+function cachesFor(db: Db): FileCaches {
+  let entry = caches.get(db);
+  if (!entry) {
+    entry = { records: new LRUCache({ max: FILE_CACHE_MAX, ttl: FILE_CACHE_TTL_MS, ttlAutopurge: false }) };
+    caches.set(db, entry);
+  }
+  return entry;
+}
+
+/** Turns on the in-memory copy of small file bodies for this database's /f/ path. */
+export function enableFileBodyCache(db: Db, limits: FileBodyLimits): FileBodyCache {
+  const entry = cachesFor(db);
+  entry.bodies ??= new FileBodyCache(limits);
+  return entry.bodies;
+}
+
+/** The key both caches use for /f/{server}/{category}/{filename}. */
+export const filePathKey = (serverId: string, category: string, filename: string) => `${serverId}/${category}/${filename}`;
+
+function isLive(record: ServedFileRecord, now = Date.now()): boolean {
+  return !record.expires_at || new Date(record.expires_at).getTime() > now;
+}
+
+/** The live file at /f/{server}/{category}/{filename}, from memory when seen in the last seconds. */
+export async function findFileByPath(
+  db: Db,
+  serverId: string,
+  category: string,
+  filename: string,
+): Promise<ServedFileRecord | undefined> {
+  const { records, bodies } = cachesFor(db);
+  const key = filePathKey(serverId, category, filename);
+  const cached = records.get(key);
+  if (cached) return isLive(cached) ? cached : undefined;
+  const row = await db
+    .selectFrom("files")
+    .select(COLUMNS)
+    .where("server_id", "=", serverId)
+    .where("category", "=", category)
+    .where("filename", "=", filename)
+    .executeTakeFirst();
+  if (!row) {
+    // Deleted through another instance: its body need not wait for eviction.
+    bodies?.delete(key);
+    return undefined;
+  }
+  records.set(key, row);
+  return isLive(row) ? row : undefined;
+}
+
+export async function findFileById(db: Db, id: string): Promise<ServedFileRecord | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row && isLive(row) ? row : undefined;
+}
+
+/** Call after deleting or changing a file so this instance stops serving it (record and body) at once. */
+export function invalidateCachedFile(db: Db, file: Pick<FileRecord, "server_id" | "category" | "filename">): void {
+  const { records, bodies } = cachesFor(db);
+  const key = filePathKey(file.server_id, file.category, file.filename);
+  records.delete(key);
+  bodies?.delete(key);
+}

@@ -1,0 +1,85 @@
+import type { Db } from "../../../db/index";
+import type { BlobStore } from "../../../storage/blob-store";
+import type { AppContext } from "~/services/app-context.server";
+import { deleteServerFile } from "~/services/files/delete-files.server";
+import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/services/files/lookup.server";
+import type { ServableFile } from "~/http/file-serving.server";
+import { fileUrl } from "~/services/files/file-views.server";
+import { isRasterImage, MediaError, type ImageLimits } from "~/services/media/images.server";
+import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "~/services/media/transforms.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_BULK_DELETE = 100;
+
+/** The user's own live file, public or private; another owner's file reads as missing. */
+export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
+  const file = await findFileById(db, fileId);
+  return file && file.user_id === userId ? file : undefined;
+}
+
+export function servableOriginal(file: ServedFileRecord): ServableFile {
+  return {
+    size: Number(file.size_bytes),
+    sha256: file.sha256,
+    mimeType: file.mime_type,
+    lastModified: new Date(file.created_at),
+    downloadName: file.original_filename || file.filename,
+    isPublic: file.is_public,
+  };
+}
+
+export function servableVariant(file: ServedFileRecord, variant: StoredVariant): ServableFile {
+  return {
+    size: Number(variant.size_bytes),
+    sha256: `${file.sha256}-${variant.variant}`,
+    mimeType: variant.mime_type,
+    lastModified: new Date(variant.created_at),
+    downloadName: `${(file.original_filename || file.filename).replace(/\.[^.]*$/, "")}.webp`,
+    isPublic: file.is_public,
+  };
+}
+
+/**
+ * The 320 px card image: the upload-time thumbnail, made now for an image stored before
+ * thumbnails existed; a video's comes from its poster frame. Null when there is none to show.
+ */
+export async function galleryThumbnail(
+  deps: { db: Db; blobs: BlobStore; limits: ImageLimits },
+  file: ServedFileRecord,
+): Promise<StoredVariant | null> {
+  if (file.mime_type.startsWith("video/")) {
+    return (await findVariant(deps.db, file.id, variantName(THUMBNAIL_SPEC, "poster"))) ?? null;
+  }
+  if (!isRasterImage(file.mime_type)) return null;
+  try {
+    return await getOrCreateVariant(deps, file, THUMBNAIL_SPEC);
+  } catch (error) {
+    if (error instanceof MediaError) return null;
+    throw error;
+  }
+}
+
+/** The link Copy URL gives: the CDN URL of a public file, the owner-only portal URL of a private one. */
+export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: { id: string; serverId: string; category: string; filename: string; isPublic: boolean }): string {
+  return file.isPublic
+    ? fileUrl(config.cdnBaseUrl, { server_id: file.serverId, category: file.category, filename: file.filename })
+    : `${config.appUrl}/api/media/${file.id}`;
+}
+
+/**
+ * Deletes the user's own files (blob, variants, row) and releases their quota at once, through
+ * the same service the script API uses. Ids that are not the user's are skipped; returns the count.
+ */
+export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<number> {
+  const ids = [...new Set(fileIds)].filter((id) => UUID.test(id));
+  if (ids.length === 0) return 0;
+  const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
+  let deleted = 0;
+  for (const file of owned) {
+    if (await deleteServerFile(ctx, file.server_id, file.id)) {
+      invalidateCachedFile(ctx.db, file);
+      deleted++;
+    }
+  }
+  return deleted;
+}

@@ -1,0 +1,80 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Db } from "../../../db/index";
+import { ApiError } from "~/lib/api-response";
+import { authenticateApiRequest } from "~/services/api-keys/key-auth.server";
+import { recordApiCall } from "~/services/api-keys/key-usage.server";
+import type { AppContext } from "~/services/app-context.server";
+
+export interface KeyedRequest {
+  headers: Headers;
+  query: URLSearchParams;
+  ip: string;
+}
+
+/** Bounds of a signed URL's life: long enough for an in-game UI, short enough to be a share link, not a key. */
+export const SIGNED_URL_MIN_S = 60;
+export const SIGNED_URL_MAX_S = 7 * 24 * 3600;
+export const SIGNED_URL_DEFAULT_S = 3600;
+
+/**
+ * Whether the request carries a valid key (with read permission) of `serverId`. Records are answered
+ * like missing files otherwise, so every failure here is simply "no": a 401 or 403 would tell a
+ * stranger that the file exists. Failed keys still count against the caller's IP; a key that opens
+ * the file is a key-authenticated call, so it gets its audit row and api_calls count.
+ */
+export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: string): Promise<boolean> {
+  try {
+    const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
+    if (caller.serverId !== serverId) return false;
+    await recordApiCall(ctx.db, caller, { action: "file.read", ip: request.ip, status: 200 }).catch((error) =>
+      ctx.logger.error({ err: error }, "could not record API call"),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}
+
+type FilePath = { server_id: string; category: string; filename: string };
+
+const filePathOf = (file: FilePath) => `/f/${file.server_id}/${file.category}/${file.filename}`;
+
+/**
+ * The signature of a file URL valid until `expires` (Unix seconds): HMAC-SHA256 keyed by the
+ * server's webhook secret over the path and the expiry, base64url. Rotating the secret revokes
+ * every signed URL of the server at once.
+ */
+export function fileUrlSignature(secret: string, file: FilePath, expires: number): string {
+  return createHmac("sha256", secret).update(`${filePathOf(file)}\n${expires}`).digest("base64url");
+}
+
+async function urlSigningSecret(db: Db, serverId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("servers").select("webhook_secret").where("id", "=", serverId).executeTakeFirst();
+  return row?.webhook_secret;
+}
+
+/** A link to a private file that works without a key until it expires. */
+export async function createSignedFileUrl(db: Db, cdnBaseUrl: string, file: FilePath, expiresInS: number, now = Date.now()) {
+  const secret = await urlSigningSecret(db, file.server_id);
+  if (!secret) throw new ApiError(404, "not_found", "File not found");
+  const expires = Math.floor(now / 1000) + expiresInS;
+  const signature = fileUrlSignature(secret, file, expires);
+  return { url: `${cdnBaseUrl}${filePathOf(file)}?expires=${expires}&sig=${signature}`, expires_at: new Date(expires * 1000).toISOString(), expires_in: expiresInS };
+}
+
+/** True when `query` carries an unexpired `expires`/`sig` pair made for exactly this file. */
+async function hasValidSignature(db: Db, file: FilePath, query: URLSearchParams): Promise<boolean> {
+  const expires = Number(query.get("expires"));
+  const sig = query.get("sig") ?? "";
+  if (!Number.isInteger(expires) || expires * 1000 <= Date.now() || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+  const secret = await urlSigningSecret(db, file.server_id);
+  if (!secret) return false;
+  return timingSafeEqual(Buffer.from(fileUrlSignature(secret, file, expires)), Buffer.from(sig));
+}
+
+/** A private file opens with a valid signed URL or a read key of its server; anything else sees "not found". */
+export async function canReadPrivateFile(ctx: AppContext, request: KeyedRequest, file: FilePath): Promise<boolean> {
+  if (request.query.has("sig")) return hasValidSignature(ctx.db, file, request.query);
+  return holdsReadKeyOf(ctx, request, file.server_id);
+}

@@ -1,0 +1,81 @@
+import type { AppContext } from "~/services/app-context.server";
+import { sendExpiryNotices } from "~/services/retention/expiry-notices.server";
+import { startJobQueue, type JobDefinition, type JobQueue, type JobQueueOptions } from "~/services/platform/job-queue.server";
+import { sendMail } from "~/services/platform/mail.server";
+import { deleteExpiredResumableUploads } from "~/services/uploads/resumable.server";
+import { sweepExpiredFiles } from "~/services/retention/sweep.server";
+import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
+import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
+
+/** The e-mails about files expiring soon, sent after each sweep. */
+export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
+  return sendExpiryNotices(ctx.db, {
+    now,
+    appName: ctx.config.APP_NAME,
+    appUrl: ctx.config.appUrl,
+    send: async (notice) => {
+      await sendMail(ctx, { ...notice, link: `${ctx.config.appUrl}/gallery` });
+    },
+  });
+}
+
+export const BACKGROUND_JOBS = {
+  retentionSweep: "retention-sweep",
+  sessionPurge: "session-purge",
+  storageReconcile: "storage-reconcile",
+  resumableCleanup: "resumable-cleanup",
+} as const;
+
+/**
+ * The background work every instance offers to the one job queue: the retention sweep every 10
+ * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
+ * expired sessions, the storage reconciler (leftovers of interrupted uploads, blobs without
+ * rows) and the removal of resumable uploads abandoned for a day, hourly. Each also runs at start (which finishes what a crash interrupted).
+ */
+export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
+  return [
+    {
+      name: BACKGROUND_JOBS.retentionSweep,
+      cron: "*/10 * * * *",
+      runAtStart: true,
+      expireInSeconds: 30 * 60,
+      run: async (signal) => {
+        await sweepExpiredFiles(ctx, { now: new Date(), signal, afterSweep: (now) => mailExpiryNotices(ctx, now) });
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.sessionPurge,
+      cron: "17 * * * *",
+      runAtStart: true,
+      expireInSeconds: 15 * 60,
+      run: async () => {
+        const deleted = await purgeExpiredSessions(ctx.db);
+        if (deleted) ctx.logger.info({ deleted }, "purged expired sessions");
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.resumableCleanup,
+      cron: "23 * * * *",
+      runAtStart: true,
+      expireInSeconds: 15 * 60,
+      run: async () => {
+        const deleted = await deleteExpiredResumableUploads(ctx.config);
+        if (deleted) ctx.logger.info({ deleted }, "deleted expired partial resumable uploads");
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.storageReconcile,
+      cron: "41 * * * *",
+      runAtStart: true,
+      expireInSeconds: 60 * 60,
+      run: async () => {
+        await reconcileStorage(ctx);
+      },
+    },
+  ];
+}
+
+/** Starts this instance's workers and scheduler on the shared queue; server.ts stops them on close. */
+export function startBackgroundJobs(ctx: AppContext, options: JobQueueOptions = {}): Promise<JobQueue> {
+  return startJobQueue(ctx.db, ctx.logger, backgroundJobDefinitions(ctx), options);
+}

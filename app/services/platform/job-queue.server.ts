@@ -1,0 +1,76 @@
+import { CompiledQuery } from "kysely";
+import PgBoss from "pg-boss";
+import type { Db } from "../../../db/index";
+import type { Logger } from "~/services/platform/logger.server";
+
+/** A kind of background work: its queue name, when it runs by itself, and what it does. */
+export interface JobDefinition {
+  name: string;
+  /** Cron expression (UTC) for the runs pg-boss starts by itself; one instance creates each run. */
+  cron: string;
+  /** Also run once when an instance starts (skipped if a run is already queued). */
+  runAtStart: boolean;
+  /** Longest a run may take before pg-boss takes it for dead and lets another instance retry. */
+  expireInSeconds: number;
+  run(signal: AbortSignal): Promise<void>;
+}
+
+export interface JobQueue {
+  /** Queues a run of `name` now; null when one is already queued (the queues are "stately"). */
+  runSoon(name: string): Promise<string | null>;
+  /** Stops polling and waits (bounded) for runs in progress. */
+  stop(): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  /** How often an idle worker asks for work. */
+  pollingIntervalSeconds?: number;
+}
+
+/**
+ * pg-boss over the app's own database handle: PostgreSQL's pool, or the embedded PGlite, whose one
+ * connection pg-boss then shares with requests. The queue's tables live in schema `pgboss`, which
+ * pg-boss creates and migrates itself at start under its own advisory lock.
+ */
+function bossDb(db: Db): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      return { rows: result.rows as unknown[] as never[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+    },
+  };
+}
+
+/**
+ * One job queue for every instance sharing the database: each run of a job is taken by exactly
+ * one worker across instances ("stately" queues hold at most one queued and one active run), cron
+ * runs are created once however many instances run the scheduler, and a run whose instance died
+ * expires and is retried elsewhere.
+ */
+export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[], options: JobQueueOptions = {}): Promise<JobQueue> {
+  const boss = new PgBoss({ db: bossDb(db), schedule: true, supervise: true, migrate: true });
+  // The database may come and go (decision: database outages never end the process); pg-boss reports and retries.
+  boss.on("error", (error) => logger.warn({ err: error }, "job queue error"));
+  await boss.start();
+  const controller = new AbortController();
+  for (const job of jobs) {
+    await boss.createQueue(job.name, { name: job.name, policy: "stately", expireInSeconds: job.expireInSeconds, retryLimit: 1, retryDelay: 60 });
+    await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
+    await boss.work(job.name, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 5 }, async () => {
+      try {
+        await job.run(controller.signal);
+      } catch (error) {
+        logger.error({ err: error, job: job.name }, "background job failed");
+        throw error;
+      }
+    });
+    if (job.runAtStart) await boss.send(job.name, {});
+  }
+  return {
+    runSoon: (name) => boss.send(name, {}),
+    async stop() {
+      controller.abort();
+      await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import { PLANS } from "~/lib/plans";
+import { createApiKey, deleteApiKey } from "~/services/api-keys/keys.server";
+import { getAccountQuota } from "~/services/billing/quota.server";
+
+/** The dashboard's checks, in the spec's order. Internal API Health runs in the browser against /api/health. */
+export const CONNECTION_CHECKS = [
+  "Authentication",
+  "Database Connection",
+  "Internal API Health",
+  "User Profile",
+  "Subscription Status",
+  "Servers",
+  "API Key Creation Test",
+] as const;
+export type ConnectionCheck = (typeof CONNECTION_CHECKS)[number];
+
+export interface CheckResult {
+  ok: boolean;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export const NO_SERVERS_FOR_KEY_TEST = "No servers found - cannot test API key creation";
+
+interface CheckUser {
+  id: string;
+  email: string | null;
+  displayName: string | null;
+  role: string;
+}
+
+/** Runs one server-side check for the signed-in user. */
+export async function runConnectionCheck(db: Db, user: CheckUser, check: ConnectionCheck): Promise<CheckResult> {
+  switch (check) {
+    case "Authentication":
+      return { ok: true, message: "Signed in", details: { user_id: user.id, email: user.email } };
+    case "Database Connection": {
+      const started = performance.now();
+      await sql`SELECT 1`.execute(db);
+      return { ok: true, message: "Database reachable", details: { latency_ms: Math.round(performance.now() - started) } };
+    }
+    case "User Profile": {
+      const row = await db.selectFrom("users").select(["display_name", "role", "created_at"]).where("id", "=", user.id).executeTakeFirst();
+      if (!row) return { ok: false, message: "Profile not found", details: {} };
+      return { ok: true, message: `${row.display_name ?? "User"} (${row.role})`, details: { display_name: row.display_name, role: row.role, created_at: row.created_at } };
+    }
+    case "Subscription Status": {
+      const quota = await getAccountQuota(db, user.id);
+      return {
+        ok: true,
+        message: `${PLANS[quota.tier].name} plan (${quota.tier})`,
+        details: { subscription_tier: quota.tier, storage_quota_gb: quota.planGb + quota.addonGb, extra_storage_gb: quota.addonGb },
+      };
+    }
+    case "Servers": {
+      const servers = await db.selectFrom("servers").select(["id", "name", "status"]).where("user_id", "=", user.id).execute();
+      return { ok: true, message: `${servers.length} server${servers.length === 1 ? "" : "s"}`, details: { count: servers.length, servers } };
+    }
+    case "API Key Creation Test": {
+      const server = await db.selectFrom("servers").select(["id", "name"]).where("user_id", "=", user.id).orderBy("created_at", "desc").executeTakeFirst();
+      if (!server) return { ok: false, message: NO_SERVERS_FOR_KEY_TEST, details: {} };
+      const { key } = await createApiKey(db, { serverId: server.id, userId: user.id, name: "Connection test (temporary)" });
+      const deleted = await deleteApiKey(db, user.id, key.id);
+      return {
+        ok: deleted,
+        message: deleted ? "Temporary key created and deleted" : "Temporary key created but could not be deleted",
+        details: { server: server.name, key_prefix: key.key_prefix, permissions: key.permissions, deleted },
+      };
+    }
+    case "Internal API Health":
+      return { ok: false, message: "Runs in the browser", details: {} };
+  }
+}

@@ -1,0 +1,168 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { Server } from "../../../db/schema";
+import type { BlobStore } from "../../../storage/index";
+import { GB } from "~/lib/plans";
+import { FALLBACK_SERVER_GB, quotaExceededMessage, type ServerFormValues } from "~/lib/server-form";
+import { onDemandVariantBytes } from "~/services/media/transforms.server";
+import { getAccountQuota, releaseQuota } from "~/services/billing/quota.server";
+import { createServer, newWebhookSecret } from "~/services/servers/servers.server";
+
+export class ServerQuotaError extends Error {
+  constructor(quotaGb: number, usedGb: number) {
+    super(quotaExceededMessage(quotaGb, usedGb));
+    this.name = "ServerQuotaError";
+  }
+}
+
+/**
+ * Spec rule: current usage plus the new server's max file size must fit the plan's quota, so
+ * an account already at its limit cannot add servers it could not upload to.
+ */
+export async function createServerWithinQuota(db: Db, userId: string, values: ServerFormValues): Promise<Server> {
+  const quota = await getAccountQuota(db, userId);
+  const usedGb = quota.usedBytes / GB;
+  const quotaGb = quota.quotaBytes / GB;
+  const newGb = values.maxFileSizeMb ? values.maxFileSizeMb / 1024 : FALLBACK_SERVER_GB;
+  if (usedGb + newGb > quotaGb) throw new ServerQuotaError(quotaGb, usedGb);
+  return createServer(db, {
+    userId,
+    name: values.name,
+    description: values.description,
+    endpointUrl: values.endpointUrl,
+    maxFileSizeMb: values.maxFileSizeMb,
+    allowedFileTypes: values.allowedFileTypes,
+  });
+}
+
+export function updateServerSettings(db: Db, userId: string, serverId: string, values: ServerFormValues): Promise<Server | undefined> {
+  return db
+    .updateTable("servers")
+    .set({
+      name: values.name,
+      description: values.description,
+      endpoint_url: values.endpointUrl,
+      max_file_size_mb: values.maxFileSizeMb,
+      allowed_file_types: values.allowedFileTypes,
+      updated_at: new Date(),
+    })
+    .where("id", "=", serverId)
+    .where("user_id", "=", userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function setDefaultVisibility(db: Db, userId: string, serverId: string, isPublic: boolean): Promise<boolean> {
+  const result = await db
+    .updateTable("servers")
+    .set({ default_public: isPublic, updated_at: new Date() })
+    .where("id", "=", serverId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A new secret: the old webhook URL stops working with this UPDATE. */
+export async function rotateWebhookSecret(db: Db, userId: string, serverId: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable("servers")
+    .set({ webhook_secret: newWebhookSecret(), updated_at: new Date() })
+    .where("id", "=", serverId)
+    .where("user_id", "=", userId)
+    .returning("webhook_secret")
+    .executeTakeFirst();
+  return row?.webhook_secret;
+}
+
+export function webhookUrl(appUrl: string, server: Pick<Server, "id" | "webhook_secret">): string {
+  return `${appUrl}/api/webhooks/${server.id}/${server.webhook_secret}`;
+}
+
+export interface ServerUsage {
+  fileCount: number;
+  usedBytes: number;
+}
+
+/** Usage counted from the files themselves, so it is right whatever path stored them. */
+export async function getServerUsage(db: Db, serverId: string): Promise<ServerUsage> {
+  const row = await db
+    .selectFrom("files")
+    .select([sql<number>`count(*)::int`.as("count"), sql<string>`coalesce(sum(size_bytes), 0)`.as("bytes")])
+    .where("server_id", "=", serverId)
+    .executeTakeFirst();
+  return { fileCount: Number(row?.count ?? 0), usedBytes: Number(row?.bytes ?? 0) };
+}
+
+export interface DeletedServer {
+  server: Server;
+  filesDeleted: number;
+  bytesReleased: number;
+  /** Blobs whose delete failed; their rows are gone, so they are orphans to sweep. */
+  blobErrors: number;
+}
+
+/**
+ * Deletes a server, its files' rows and blobs, and gives their bytes back to the owner's quota.
+ * `ownerId` limits the delete to that owner's server (the portal); admins pass none.
+ * The rows and the quota change commit together; blobs go after the commit, so a crash leaves
+ * unreferenced blobs (harmless) rather than rows pointing at missing blobs.
+ */
+export async function deleteServerWithFiles(
+  db: Db,
+  blobs: BlobStore,
+  serverId: string,
+  options: { ownerId?: string; onBlobError?: (key: string, error: unknown) => void } = {},
+): Promise<DeletedServer | undefined> {
+  const outcome = await db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom("servers").selectAll().where("id", "=", serverId);
+    if (options.ownerId) query = query.where("user_id", "=", options.ownerId);
+    const server = await query.forUpdate().executeTakeFirst();
+    if (!server) return undefined;
+    const files = await trx.selectFrom("files").select(["id", "storage_key", "size_bytes"]).where("server_id", "=", serverId).execute();
+    const variants = await trx
+      .selectFrom("file_variants")
+      .innerJoin("files", "files.id", "file_variants.file_id")
+      .select("file_variants.storage_key")
+      .where("files.server_id", "=", serverId)
+      .execute();
+    const bytes = files.reduce((sum, f) => sum + Number(f.size_bytes), 0) + (await onDemandVariantBytes(trx, { serverId }));
+    await trx.deleteFrom("servers").where("id", "=", serverId).execute();
+    if (bytes > 0) await releaseQuota(trx, server.user_id, bytes);
+    return { server, bytes, keys: [...files.map((f) => f.storage_key), ...variants.map((v) => v.storage_key)], fileCount: files.length };
+  });
+  if (!outcome) return undefined;
+  let blobErrors = 0;
+  for (const key of outcome.keys) {
+    try {
+      await blobs.delete(key);
+    } catch (error) {
+      blobErrors += 1;
+      options.onBlobError?.(key, error);
+    }
+  }
+  return { server: outcome.server, filesDeleted: outcome.fileCount, bytesReleased: outcome.bytes, blobErrors };
+}
+
+export type ServerWithUsage = Server & ServerUsage;
+
+/** The user's servers, newest first, each with what its files take up. */
+export async function listServersWithUsage(db: Db, userId: string): Promise<ServerWithUsage[]> {
+  const [servers, usage] = await Promise.all([
+    db.selectFrom("servers").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").execute(),
+    db
+      .selectFrom("files")
+      .select(["server_id", sql<number>`count(*)::int`.as("count"), sql<string>`sum(size_bytes)`.as("bytes")])
+      .where("user_id", "=", userId)
+      .groupBy("server_id")
+      .execute(),
+  ]);
+  const byServer = new Map(usage.map((u) => [u.server_id, u]));
+  return servers.map((s) => ({ ...s, fileCount: Number(byServer.get(s.id)?.count ?? 0), usedBytes: Number(byServer.get(s.id)?.bytes ?? 0) }));
+}
+
+/** The owner sees their own servers; an admin may open any (the admin list links here). */
+export function findServerForViewer(db: Db, viewer: { id: string; role: string }, serverId: string): Promise<Server | undefined> {
+  let query = db.selectFrom("servers").selectAll().where("id", "=", serverId);
+  if (viewer.role !== "admin") query = query.where("user_id", "=", viewer.id);
+  return query.executeTakeFirst();
+}

@@ -1,0 +1,287 @@
+import { BlobTooLargeError } from "../../../storage/blob-store";
+import { sql } from "kysely";
+import { isDatabaseUnavailable } from "../../../db/connection-errors";
+import type { Db } from "../../../db/index";
+import type { FileRecord } from "../../../db/schema";
+import { ApiError, fileTooLarge } from "~/lib/api-response";
+import type { Tier } from "~/lib/plans";
+import type { AppContext } from "~/services/app-context.server";
+import { bumpUsage } from "~/services/api-keys/key-usage.server";
+import { randomString } from "~/services/platform/ids.server";
+import { computeFileExpiry } from "~/services/retention/expiry.server";
+import { assertBlobClean } from "~/services/uploads/malware-scan.server";
+import { getAccountQuota, reserveQuota } from "~/services/billing/quota.server";
+import type { UploadNotes } from "~/services/files/file-views.server";
+import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
+import { processStoredUpload } from "~/services/uploads/process-stored.server";
+import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
+
+const MB = 1024 * 1024;
+
+/** Where an upload goes and what it may be: resolved from a key, a presigned grant or a webhook. */
+export interface UploadTarget {
+  serverId: string;
+  /** The server's owner, whose quota the upload uses. */
+  userId: string;
+  tier: Tier;
+  maxBytes: number;
+  allowedTypes: string[];
+  defaultPublic: boolean;
+  /** servers.strip_metadata and servers.convert_to_webp, for the processing seam. */
+  stripMetadata: boolean;
+  convertToWebp: boolean;
+  /**
+   * Values a presigned grant fixed; they win over what the client sends. `filename` is the stored
+   * name the grant promised (its public URL was answered before the bytes existed).
+   */
+  forced?: { category?: string; filename?: string; playerName?: string; playerIdentifier?: string };
+}
+
+export interface StoredVariant {
+  variant: string;
+  storageKey: string;
+  mimeType: string;
+  sizeBytes: number;
+  width: number | null;
+  height: number | null;
+}
+
+/** A file whose bytes are in the blob store but which has no row yet. */
+export interface StoredUpload {
+  storageKey: string;
+  /** The generated stored name, the last segment of the file's URL. */
+  filename: string;
+  originalFilename: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  variants: StoredVariant[];
+  /** What processing removed from the bytes (the upload answer's `metadata_stripped`). */
+  metadataStripped?: string[];
+  metadataWarning?: string;
+}
+
+
+/** The upload target of a server, or throws 403 for a server that is not active. */
+export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string): Promise<UploadTarget> {
+  const row = await db
+    .selectFrom("servers")
+    .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
+    .select(["servers.id", "servers.user_id", "servers.status", "servers.max_file_size_mb", "servers.allowed_file_types", "servers.default_public", "servers.strip_metadata", "servers.convert_to_webp", "subscriptions.tier"])
+    .where("servers.id", "=", serverId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(404, "not_found", "Server not found");
+  if (row.status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+  return {
+    serverId: row.id,
+    userId: row.user_id,
+    tier: (row.tier ?? "free") as Tier,
+    maxBytes: Math.min(row.max_file_size_mb * MB, maxUploadBytes),
+    allowedTypes: row.allowed_file_types,
+    defaultPublic: row.default_public,
+    stripMetadata: row.strip_metadata,
+    convertToWebp: row.convert_to_webp,
+  };
+}
+
+/** Refuses before any byte is read when the account is already full. */
+export async function assertQuotaNotFull(db: Db, userId: string): Promise<void> {
+  const quota = await getAccountQuota(db, userId);
+  if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
+}
+
+export function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
+  return new ApiError(413, "quota_exceeded", "Storage quota exceeded. Upgrade your plan or delete files to free space.", {
+    quota_bytes: quotaBytes,
+    used_bytes: usedBytes,
+  });
+}
+
+/** A generated stored name; without an extension when the type is not known yet (a presigned grant). */
+export function newStoredName(ext?: string): string {
+  const stem = randomString(20, "0123456789abcdefghijklmnopqrstuvwxyz");
+  return ext ? `${stem}.${ext}` : stem;
+}
+
+async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    if (head.length) yield head;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
+export interface StoreHints {
+  /** The category known when the bytes arrive; part of the storage key only (rows use the final one). */
+  category?: string;
+  clientFilename?: string;
+}
+
+/**
+ * Streams one file into the blob store: sniffs its type from the first bytes (415 before anything
+ * is written), stores it under a generated name with the size limit enforced while streaming (413),
+ * then runs the processing seam. Nothing is left behind when it throws.
+ */
+export async function storeUpload(ctx: AppContext, target: UploadTarget, source: AsyncIterable<Uint8Array>, hints: StoreHints = {}): Promise<StoredUpload> {
+  const iterator = source[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let headLength = 0;
+  let done = false;
+  try {
+    while (headLength < SNIFF_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      chunks.push(next.value);
+      headLength += next.value.length;
+    }
+    if (headLength > target.maxBytes) throw fileTooLarge(target.maxBytes, headLength);
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+  const head = Buffer.concat(chunks);
+  if (head.length === 0) {
+    await iterator.return?.();
+    throw new ApiError(400, "missing_file", "The file is empty");
+  }
+  const type = await detectType(head.subarray(0, SNIFF_BYTES), hints.clientFilename);
+  try {
+    assertTypeAllowed(target.allowedTypes, type);
+  } catch (error) {
+    await iterator.return?.();
+    throw error;
+  }
+
+  const category = target.forced?.category ?? hints.category ?? DEFAULT_CATEGORY;
+  const filename = target.forced?.filename ?? newStoredName(type.ext);
+  const storageKey = `${target.serverId}/${category}/${filename}`;
+  const body = done ? prepend(head, (async function* () {})()) : prepend(head, iterator);
+  let put;
+  try {
+    put = await ctx.blobs.put(storageKey, body, { maxBytes: target.maxBytes, contentType: type.mime });
+  } catch (error) {
+    if (error instanceof BlobTooLargeError) throw fileTooLarge(target.maxBytes, error.receivedBytes);
+    throw error;
+  }
+  const stored: StoredUpload = {
+    storageKey,
+    filename,
+    originalFilename: hints.clientFilename ?? `${category}.${type.ext}`,
+    mimeType: type.mime,
+    sizeBytes: put.size,
+    sha256: put.sha256,
+    width: null,
+    height: null,
+    durationMs: null,
+    variants: [],
+  };
+  let current = stored;
+  try {
+    current = await processStoredUpload(ctx, target, stored);
+    // The bytes that will be served are the ones scanned (after any remux or metadata strip).
+    await assertBlobClean(ctx, current.storageKey);
+    return current;
+  } catch (error) {
+    await discardUploads(ctx, current === stored ? [stored] : [stored, current]);
+    throw error;
+  }
+}
+
+/** Deletes the blobs of uploads that will not get rows. Best effort: the orphan sweep catches the rest. */
+export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): Promise<void> {
+  const keys = uploads.flatMap((u) => [u.storageKey, ...u.variants.map((v) => v.storageKey)]);
+  await Promise.all(
+    keys.map((key) => ctx.blobs.delete(key).catch((error) => ctx.logger.warn({ err: error, key }, "could not delete a discarded upload"))),
+  );
+}
+
+/**
+ * Makes stored uploads real, all or none, in one transaction: reserves their total size of the
+ * owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it), adds it to the
+ * server's usage, inserts the rows and variants and counts the upload. On any failure the blobs
+ * are deleted and nothing in the database changed (unless the database went away during COMMIT,
+ * when nobody can know yet whether the rows exist).
+ */
+export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<(FileRecord & UploadNotes)[]> {
+  const now = new Date();
+  const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
+  const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
+  let committing = false;
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      if (!(await reserveQuota(trx, target.userId, total, now))) {
+        const quota = await getAccountQuota(trx, target.userId, now);
+        throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
+      }
+      await trx
+        .updateTable("servers")
+        .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
+        .where("id", "=", target.serverId)
+        .execute();
+      const expiresAt = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, now });
+      const rows = await trx
+        .insertInto("files")
+        .values(
+          uploads.map((u) => ({
+            server_id: target.serverId,
+            user_id: target.userId,
+            storage_key: u.storageKey,
+            filename: u.filename,
+            original_filename: uploads.length === 1 && fields.filename ? fields.filename : u.originalFilename,
+            category,
+            mime_type: u.mimeType,
+            size_bytes: u.sizeBytes,
+            sha256: u.sha256,
+            width: u.width,
+            height: u.height,
+            duration_ms: u.durationMs,
+            is_public: fields.isPublic ?? target.defaultPublic,
+            player_name: target.forced?.playerName ?? fields.playerName ?? null,
+            player_identifier: target.forced?.playerIdentifier ?? fields.playerIdentifier ?? null,
+            metadata: JSON.stringify(fields.metadata ?? {}),
+            created_at: now,
+            expires_at: expiresAt,
+          })),
+        )
+        .returningAll()
+        .execute();
+      // Match rows to uploads by key rather than trusting RETURNING order.
+      const byKey = new Map(rows.map((r) => [r.storage_key, r]));
+      const variants = uploads.flatMap((u) =>
+        u.variants.map((v) => ({
+          file_id: byKey.get(u.storageKey)!.id,
+          variant: v.variant,
+          storage_key: v.storageKey,
+          mime_type: v.mimeType,
+          size_bytes: v.sizeBytes,
+          width: v.width,
+          height: v.height,
+        })),
+      );
+      if (variants.length) await trx.insertInto("file_variants").values(variants).execute();
+      await bumpUsage(trx, target.serverId, { uploads: uploads.length, upload_bytes: total }, now);
+      committing = true;
+      return uploads.map((u) => ({
+        ...byKey.get(u.storageKey)!,
+        metadata_stripped: u.metadataStripped ?? [],
+        ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
+      }));
+    });
+  } catch (error) {
+    // The database went away during COMMIT: the rows may exist, and a row must never lose its blob.
+    // The blobs stay; the orphan sweep removes them if the rows do not.
+    if (committing && isDatabaseUnavailable(error)) {
+      ctx.logger.warn({ err: error, keys: uploads.map((u) => u.storageKey) }, "upload commit in doubt; blobs kept for the orphan sweep");
+      throw error;
+    }
+    await discardUploads(ctx, uploads);
+    throw error;
+  }
+}
