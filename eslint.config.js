@@ -3,6 +3,9 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** Service domains from the bottom up: each may import only those before it. */
+const SERVICE_LAYERS = ["platform", "media", "billing", "accounts", "servers", "api-keys", "files", "retention", "uploads", "maintenance", "stats"];
+
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "data/", "tests/.artifacts/", "bench/.work/", ".scratch/"] },
   js.configs.recommended,
@@ -22,4 +25,42 @@ export default tseslint.config(
     files: ["cli/**", "bench/**", "db/migrate-cli.ts", "server.ts"],
     rules: { "no-console": "off" },
   },
+  // Boundaries (docs/decisions/070): the host imports no app code; services never reach HTTP, routes or
+  // components, and each domain imports only the domains below it; app/lib is browser-safe.
+  {
+    files: ["server.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["./app/*", "./db/*", "./storage/*"], allowTypeImports: true, message: "The host loads the app through server/app.ts only (docs/decisions/069)." }] },
+      ],
+    },
+  },
+  {
+    files: ["app/lib/**"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["*.server", "*.server.ts", "~/services/*", "~/http/*"], message: "app/lib is shared with the browser: no server modules." }] },
+      ],
+    },
+  },
+  ...SERVICE_LAYERS.map((domain, level) => ({
+    files: [`app/services/${domain}/**`],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "react-router", allowTypeImports: false, message: "Services take typed input; app/http knows requests." }],
+          patterns: [
+            { group: ["~/http/*", "~/routes/*", "~/components/*", "~/root"], message: "Services never import HTTP code, routes or components." },
+            { group: ["~/services/app-context.server"], allowTypeImports: true, message: "Services receive the app context; only the entry creates it." },
+            ...(level < SERVICE_LAYERS.length - 1
+              ? [{ group: SERVICE_LAYERS.slice(level + 1).map((above) => `~/services/${above}/*`), message: `${domain} sits below these domains (order: ${SERVICE_LAYERS.join(" < ")}).` }]
+              : []),
+          ],
+        },
+      ],
+    },
+  })),
 );

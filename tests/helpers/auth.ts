@@ -109,7 +109,7 @@ export function setCookies(res: Response): Record<string, { value: string; raw: 
   return out;
 }
 
-/** The flash toast a response sets (see app/services/toast.server.ts), or null. */
+/** The flash toast a response sets (see app/http/toast.server.ts), or null. */
 export function readToast(res: Response): { type: string; title: string; description?: string } | null {
   const value = setCookies(res).stash_toast?.value;
   if (!value) return null;
