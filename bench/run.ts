@@ -99,7 +99,7 @@ try {
     results.transforms = await benchTransforms(stash.info.port, stash.info.pid, stash.info.shots, stash.info.small.url);
   }
   if (!skip.has("uploads")) {
-    if (fs.existsSync("app/routes/api/upload.ts")) {
+    if (fs.existsSync("app/routes/api/script/upload.ts")) {
       log("20 concurrent 50 MB uploads");
       results.uploads = await benchUploads(stash.info.port, stash.info.pid, stash.info.apiKey, 20, 50);
     } else {

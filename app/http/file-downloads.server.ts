@@ -4,19 +4,12 @@ import { apiError, apiSuccess } from "~/lib/api-response";
 import type { AppContext } from "~/services/app-context.server";
 import { recordDownload } from "~/services/api-keys/key-usage.server";
 import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
-import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY } from "~/http/file-serving.server";
+import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, withoutHostHeaders } from "~/http/file-serving.server";
 import { toFileView } from "~/services/files/file-views.server";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
 import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "~/services/files/private-access.server";
 
 const REDIRECT_TTL_S = 600;
-const HOST_SET_HEADERS = [
-  "X-Content-Type-Options",
-  "Content-Security-Policy",
-  "Cross-Origin-Resource-Policy",
-  "Access-Control-Allow-Origin",
-  "Access-Control-Expose-Headers",
-];
 
 export interface DownloadRequest extends KeyedRequest {
   method: string;
@@ -52,19 +45,10 @@ export async function downloadResponse(ctx: AppContext, request: DownloadRequest
   if (!file) return notFound();
   const plan = planFileResponse(
     { method: request.method, header: (name) => request.headers.get(name) ?? undefined },
-    {
-      size: file.size_bytes,
-      sha256: file.sha256,
-      mimeType: file.mime_type,
-      lastModified: new Date(file.created_at),
-      downloadName: file.original_filename || file.filename,
-      isPublic: file.is_public,
-    },
+    servableOriginal(file),
     { forceAttachment: true },
   );
-  const headers = new Headers(plan.headers);
-  // server.ts already set these on every /api/download answer; React Router would append duplicates.
-  for (const name of HOST_SET_HEADERS) headers.delete(name);
+  const headers = withoutHostHeaders(plan.headers);
   if (plan.status === 304) return new Response(null, { status: 304, headers });
   if (plan.status === 416) return new Response(RANGE_NOT_SATISFIABLE_BODY, { status: 416, headers });
   if (!plan.sendBody) return new Response(null, { status: plan.status, headers });

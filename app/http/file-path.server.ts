@@ -10,7 +10,7 @@ import { applyCors } from "~/http/cors.server";
 import type { DownloadCounter } from "~/services/files/download-counter.server";
 import type { BodySource, FileBodyCache } from "~/services/files/body-cache.server";
 import { filePathKey, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
-import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "~/http/file-serving.server";
+import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
 import { MediaError, isRasterImage } from "~/services/media/images.server";
 import { getOrCreateVariant, parseTransform, type ServedVariant } from "~/services/media/transforms.server";
 import { imageLimits } from "~/services/media/limits.server";
@@ -61,29 +61,6 @@ export function parseFileUrl(url: string): FileUrl | null {
 
 function errorBody(code: string, message: string): string {
   return JSON.stringify({ success: false, status: "error", error: message, message, code });
-}
-
-function servable(file: ServedFileRecord): ServableFile {
-  return {
-    size: file.size_bytes,
-    sha256: file.sha256,
-    mimeType: file.mime_type,
-    lastModified: new Date(file.created_at),
-    downloadName: file.original_filename || file.filename,
-    isPublic: file.is_public,
-  };
-}
-
-function servableVariant(file: ServedFileRecord, variant: ServedVariant): ServableFile {
-  const base = (file.original_filename || file.filename).replace(/\.[^.]*$/, "");
-  return {
-    size: variant.size_bytes,
-    sha256: `${file.sha256}-${variant.variant}`,
-    mimeType: variant.mime_type,
-    lastModified: new Date(variant.created_at),
-    downloadName: `${base}.${variant.variant.split(".").pop()}`,
-    isPublic: file.is_public,
-  };
 }
 
 /**
@@ -150,7 +127,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
     }
 
     let storageKey = file.storage_key;
-    let target = servable(file);
+    let target = servableOriginal(file);
     let bodyKey = filePathKey(file.server_id, file.category, file.filename);
     let fresh: Buffer | undefined;
     const options: ServingOptions = {};

@@ -1,15 +1,7 @@
 import { Readable } from "node:stream";
 import type { AppContext } from "~/services/app-context.server";
-import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, type ServableFile, type ServingOptions } from "~/http/file-serving.server";
+import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, withoutHostHeaders, type ServableFile, type ServingOptions } from "~/http/file-serving.server";
 
-/** server.ts sets these on every file path; React Router would append duplicates. */
-const HOST_SET_HEADERS = [
-  "X-Content-Type-Options",
-  "Content-Security-Policy",
-  "Cross-Origin-Resource-Policy",
-  "Access-Control-Allow-Origin",
-  "Access-Control-Expose-Headers",
-];
 
 /**
  * A stored blob as a Fetch Response for resource routes, with the same Range, ETag, 304 and
@@ -23,8 +15,7 @@ export async function blobResponse(
   options: ServingOptions = {},
 ): Promise<Response | null> {
   const plan = planFileResponse({ method: request.method, header: (name) => request.headers.get(name) ?? undefined }, file, options);
-  const headers = new Headers(plan.headers);
-  for (const name of HOST_SET_HEADERS) headers.delete(name);
+  const headers = withoutHostHeaders(plan.headers);
   if (plan.status === 304) return new Response(null, { status: 304, headers });
   if (plan.status === 416) return new Response(RANGE_NOT_SATISFIABLE_BODY, { status: 416, headers });
   if (!plan.sendBody) return (await ctx.blobs.head(storageKey)) ? new Response(null, { status: plan.status, headers }) : null;

@@ -17,6 +17,52 @@ export interface ServableFile {
   isPublic: boolean;
 }
 
+/** Headers the host sets on every file and script-API answer; a route's own copy would be appended as a duplicate. */
+const HOST_SET_HEADERS = [
+  "X-Content-Type-Options",
+  "Content-Security-Policy",
+  "Cross-Origin-Resource-Policy",
+  "Access-Control-Allow-Origin",
+  "Access-Control-Expose-Headers",
+  "Access-Control-Allow-Methods",
+  "Access-Control-Allow-Headers",
+  "Access-Control-Max-Age",
+];
+
+/** `headers` without those the host already set, for a Response a route returns. */
+export function withoutHostHeaders(headers: HeadersInit): Headers {
+  const result = new Headers(headers);
+  for (const name of HOST_SET_HEADERS) result.delete(name);
+  return result;
+}
+
+type FileRow = { size_bytes: number | string; sha256: string; mime_type: string; created_at: Date | string; original_filename: string | null; filename: string; is_public: boolean };
+type VariantRow = { size_bytes: number | string; variant: string; mime_type: string; created_at: Date | string };
+
+/** A file row as served: the one mapping for /f/, /api/download and the portal's media route. */
+export function servableOriginal(file: FileRow): ServableFile {
+  return {
+    size: Number(file.size_bytes),
+    sha256: file.sha256,
+    mimeType: file.mime_type,
+    lastModified: new Date(file.created_at),
+    downloadName: file.original_filename || file.filename,
+    isPublic: file.is_public,
+  };
+}
+
+/** One of a file's variants as served; its name keeps the file's and takes the variant's extension. */
+export function servableVariant(file: FileRow, variant: VariantRow): ServableFile {
+  return {
+    size: Number(variant.size_bytes),
+    sha256: `${file.sha256}-${variant.variant}`,
+    mimeType: variant.mime_type,
+    lastModified: new Date(variant.created_at),
+    downloadName: `${(file.original_filename || file.filename).replace(/\.[^.]*$/, "")}.${variant.variant.split(".").pop()}`,
+    isPublic: file.is_public,
+  };
+}
+
 export interface RequestFacts {
   method: string;
   header(name: string): string | undefined;

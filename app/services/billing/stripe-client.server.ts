@@ -12,13 +12,6 @@ export type StripeConfig = Pick<
   | "STRIPE_API_BASE"
 >;
 
-export class BillingDisabledError extends Error {
-  constructor() {
-    super("Payments are not enabled on this instance");
-    this.name = "BillingDisabledError";
-  }
-}
-
 export interface Billing {
   stripe: Stripe;
   webhookSecret: string;
@@ -47,12 +40,6 @@ export function getBilling(config: StripeConfig): Billing | null {
     };
     clients.set(config, billing);
   }
-  return billing;
-}
-
-export function requireBilling(config: StripeConfig): Billing {
-  const billing = getBilling(config);
-  if (!billing) throw new BillingDisabledError();
   return billing;
 }
 

@@ -3,7 +3,6 @@ import type { BlobStore } from "../../../storage/blob-store";
 import type { AppContext } from "~/services/app-context.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
 import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/services/files/lookup.server";
-import type { ServableFile } from "~/http/file-serving.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage, MediaError, type ImageLimits } from "~/services/media/images.server";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "~/services/media/transforms.server";
@@ -15,28 +14,6 @@ export const MAX_BULK_DELETE = 100;
 export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
   const file = await findFileById(db, fileId);
   return file && file.user_id === userId ? file : undefined;
-}
-
-export function servableOriginal(file: ServedFileRecord): ServableFile {
-  return {
-    size: Number(file.size_bytes),
-    sha256: file.sha256,
-    mimeType: file.mime_type,
-    lastModified: new Date(file.created_at),
-    downloadName: file.original_filename || file.filename,
-    isPublic: file.is_public,
-  };
-}
-
-export function servableVariant(file: ServedFileRecord, variant: StoredVariant): ServableFile {
-  return {
-    size: Number(variant.size_bytes),
-    sha256: `${file.sha256}-${variant.variant}`,
-    mimeType: variant.mime_type,
-    lastModified: new Date(variant.created_at),
-    downloadName: `${(file.original_filename || file.filename).replace(/\.[^.]*$/, "")}.webp`,
-    isPublic: file.is_public,
-  };
 }
 
 /**

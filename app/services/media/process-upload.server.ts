@@ -280,9 +280,4 @@ export async function recordVariants(db: Db, fileId: string, variants: PendingVa
     .execute();
 }
 
-/** Removes what processUploadedMedia stored, when the upload fails after it (quota, database). */
-export async function discardProcessedMedia(blobs: BlobStore, processed: ProcessedUpload): Promise<void> {
-  await Promise.all([processed.storageKey, ...processed.variants.map((v) => v.storage_key)].map((key) => blobs.delete(key).catch(() => undefined)));
-}
-
 export { MediaError };

@@ -351,12 +351,3 @@ export async function onDemandVariantBytes(db: Db, scope: { fileId: string } | {
   return Number(row?.bytes ?? 0);
 }
 
-/** Removes every derivative's bytes of a file; call before deleting its row (rows cascade). */
-export async function deleteVariantBlobs(db: Db, blobs: BlobStore, fileId: string): Promise<void> {
-  const rows = await db.selectFrom("file_variants").select(["storage_key", "variant"]).where("file_id", "=", fileId).execute();
-  const cache = variantCache(db);
-  for (const row of rows) {
-    await blobs.delete(row.storage_key);
-    cache.delete(`${fileId}/${row.variant}`);
-  }
-}

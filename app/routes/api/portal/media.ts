@@ -3,7 +3,8 @@ import { apiError } from "~/lib/api-response";
 import { runApi } from "~/http/api-route.server";
 import { getOptionalUser } from "~/http/guards.server";
 import { imageLimits } from "~/services/media/limits.server";
-import { findOwnedFile, galleryThumbnail, servableOriginal, servableVariant } from "~/services/files/portal-files.server";
+import { servableOriginal, servableVariant } from "~/http/file-serving.server";
+import { findOwnedFile, galleryThumbnail } from "~/services/files/portal-files.server";
 import type { Route } from "./+types/media";
 
 /** The owner's browser may keep a copy; shared caches must not, as the answer depends on the session. */

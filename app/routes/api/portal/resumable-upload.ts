@@ -8,7 +8,7 @@ import { handleResumableUpload } from "~/services/uploads/resumable.server";
 import { findServerForUser } from "~/services/servers/servers.server";
 import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
-import type { Route } from "./+types/portal-resumable-upload";
+import type { Route } from "./+types/resumable-upload";
 
 /**
  * /api/portal/uploads/tus[/{id}]?server_id=…: the Upload page's resumable path for large files. The

@@ -7,7 +7,7 @@ import { webhookCredentialHash } from "~/services/api-keys/known-credentials.ser
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { discardUploads } from "~/services/uploads/store-upload.server";
-import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/servers/discord-webhooks.server";
+import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/uploads/discord-webhooks.server";
 import type { Route } from "./+types/webhook";
 
 /** POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. */

@@ -7,7 +7,7 @@ import { uploadResponseBody } from "~/services/files/file-views.server";
 import { getOptionalUser } from "~/http/guards.server";
 import { findServerForUser } from "~/services/servers/servers.server";
 import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
-import type { Route } from "./+types/portal-upload";
+import type { Route } from "./+types/upload";
 
 /**
  * POST /api/portal/upload?server_id=…: the Upload page's endpoint. The session stands in for an

@@ -1,3 +1,4 @@
+import { withoutHostHeaders } from "~/http/file-serving.server";
 import { apiError } from "~/lib/api-response";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import { withApiKey } from "~/http/api-route.server";
@@ -8,7 +9,6 @@ import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
 
 /** Set by the host on every /api answer (cors.server.ts); tus's own copies would be duplicates. */
-const HOST_SET_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Access-Control-Max-Age"];
 
 /**
  * /api/uploads/tus[/{id}]: resumable uploads (tus 1.0: creation, HEAD for the offset, PATCH to
@@ -24,8 +24,7 @@ async function resumable({ request, context }: Route.LoaderArgs | Route.ActionAr
       target,
       answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),
     });
-    const headers = new Headers(response.headers);
-    for (const name of HOST_SET_HEADERS) headers.delete(name);
+    const headers = withoutHostHeaders(response.headers);
     headers.set("Cache-Control", "no-store");
     return new Response(response.body, { status: response.status, headers });
   });
