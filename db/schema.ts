@@ -1,12 +1,14 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Role } from "../app/lib/roles";
+import type { Tier } from "../app/lib/plans";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type Json = ColumnType<Record<string, unknown>, string | Record<string, unknown> | undefined, string | Record<string, unknown>>;
 type TextArray = ColumnType<string[], string[] | undefined, string[]>;
 
-export type Role = "user" | "moderator" | "admin";
-export type Tier = "free" | "starter" | "professional" | "business";
+export type { Role } from "../app/lib/roles";
+export type { Tier } from "../app/lib/plans";
 export type ServerStatus = "active" | "inactive" | "maintenance";
 export type TokenPurpose = "email_confirm" | "password_reset";
 

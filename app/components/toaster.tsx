@@ -1,16 +1,11 @@
 import { useEffect } from "react";
 import { Toaster as Sonner, toast as showToast } from "sonner";
 import { TOAST_DURATION_MS } from "~/lib/site";
+import type { Toast } from "~/lib/toast";
 import { useTheme } from "./theme/theme-provider";
 
-export interface FlashToast {
-  type: "success" | "error" | "info";
-  title: string;
-  description?: string;
-}
-
 /** Spec: one toast at a time, 5000 ms, bottom-right, Alt+T, a close button labelled "Close toast". */
-export function Toaster({ flash }: { flash: FlashToast | null }) {
+export function Toaster({ flash }: { flash: Toast | null }) {
   const { theme } = useTheme();
   useEffect(() => {
     if (!flash) return;

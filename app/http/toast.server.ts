@@ -1,13 +1,8 @@
 import { createCookie } from "react-router";
-import { z } from "zod";
+import { toastSchema, type Toast } from "~/lib/toast";
 
-/** A one-shot message carried across a redirect, shown by the root as a sonner toast. */
-export const toastSchema = z.object({
-  type: z.enum(["success", "error", "info"]).default("info"),
-  title: z.string(),
-  description: z.string().optional(),
-});
-export type Toast = z.infer<typeof toastSchema>;
+export type { Toast };
+
 
 const toastCookie = createCookie("stash_toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60 });
 

@@ -1,12 +1,8 @@
-/** What portal actions answer: a toast to show (spec titles) and, for forms, errors by field. */
-export interface ActionToast {
-  type: "success" | "error" | "info";
-  title: string;
-  description?: string;
-}
+import type { Toast } from "~/lib/toast";
 
+/** What portal actions answer: a toast to show (spec titles) and, for forms, errors by field. */
 export interface ActionResult {
   ok: boolean;
-  toast?: ActionToast;
+  toast?: Toast;
   errors?: Record<string, string>;
 }

@@ -1,4 +1,4 @@
-import type { FlashToast } from "~/components/toaster";
+import type { Toast } from "~/lib/toast";
 import { TOAST_DURATION_MS } from "./site";
 import { THEME_STORAGE_KEY } from "./theme";
 
@@ -9,7 +9,7 @@ export const COPY_TOASTS = {
 };
 
 interface PublicPageScriptOptions {
-  flash: FlashToast | null;
+  flash: Toast | null;
   toastDurationMs: number;
   copyToasts: typeof COPY_TOASTS;
   themeStorageKey: string;
@@ -43,7 +43,7 @@ function enhancePublicPage(options: PublicPageScriptOptions) {
     return region;
   }
 
-  function showToast(type: FlashToast["type"], title: string, description?: string) {
+  function showToast(type: Toast["type"], title: string, description?: string) {
     const toast = document.createElement("div");
     toast.dataset.toast = type;
     toast.className = `${toastStyles.base} ${toastStyles[type]}`;
@@ -197,7 +197,7 @@ function enhancePublicPage(options: PublicPageScriptOptions) {
 }
 
 /** The inline script's source; `<` is escaped so no string in the options can close the script tag. */
-export function publicPageScript(flash: FlashToast | null): string {
+export function publicPageScript(flash: Toast | null): string {
   const options: PublicPageScriptOptions = { flash, toastDurationMs: TOAST_DURATION_MS, copyToasts: COPY_TOASTS, themeStorageKey: THEME_STORAGE_KEY };
   const json = JSON.stringify(options).replace(/</g, "\\u003c");
   return `(${enhancePublicPage.toString()})(${json});`;

@@ -5,34 +5,34 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { formatDate, formatGb } from "~/lib/account-format";
 import type { Tier } from "~/lib/plans";
+import type { Role } from "~/lib/roles";
 
-export type RoleValue = "user" | "moderator" | "admin";
 
 export interface AdminUserCardData {
   id: string;
   email: string | null;
   displayName: string | null;
   avatarUrl: string | null;
-  role: RoleValue;
+  role: Role;
   createdAt: string;
   serversCount: number;
   totalStorageUsed: number;
 }
 
-const ROLE_BADGE: Record<RoleValue, "destructive" | "info" | "secondary"> = {
+const ROLE_BADGE: Record<Role, "destructive" | "info" | "secondary"> = {
   admin: "destructive",
   moderator: "info",
   user: "secondary",
 };
 
-export function RoleBadge({ role }: { role: RoleValue }) {
+export function RoleBadge({ role }: { role: Role }) {
   return <Badge variant={ROLE_BADGE[role]}>{role}</Badge>;
 }
 
 export function AdminUserCard({ user, plan }: { user: AdminUserCardData; plan?: { tier: Tier; addonGb: number } }) {
   const fetcher = useFetcher();
   const pendingRole = fetcher.formData?.get("role");
-  const role = typeof pendingRole === "string" ? (pendingRole as RoleValue) : user.role;
+  const role = typeof pendingRole === "string" ? (pendingRole as Role) : user.role;
   const name = user.displayName || "Unnamed User";
 
   return (

@@ -1,15 +1,7 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatBytes } from "~/lib/portal-format";
-
-export interface DayPoint {
-  day: string;
-  uploads: number;
-  uploadBytes: number;
-  downloads: number;
-  downloadBytes: number;
-  storedBytes: number;
-}
+import type { DayPoint } from "~/lib/analytics";
 
 export interface Ranked {
   name: string;

@@ -2,17 +2,9 @@ import { CheckCircle2, ChevronDown, Loader2, PlayCircle, XCircle } from "lucide-
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { CONNECTION_CHECKS } from "~/lib/connection-checks";
 
-/** Same order as the server's CONNECTION_CHECKS; kept here so the browser bundle stays server-free. */
-const CHECKS = [
-  "Authentication",
-  "Database Connection",
-  "Internal API Health",
-  "User Profile",
-  "Subscription Status",
-  "Servers",
-  "API Key Creation Test",
-] as const;
+const CHECKS = CONNECTION_CHECKS;
 
 type Status = "loading" | "success" | "error";
 interface Item {

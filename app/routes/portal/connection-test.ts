@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { assertSameOrigin } from "~/http/origin-check.server";
 import { requireUser } from "~/http/guards.server";
-import { CONNECTION_CHECKS, runConnectionCheck, type ConnectionCheck } from "~/services/maintenance/connection-checks.server";
+import { CONNECTION_CHECKS, type ConnectionCheck } from "~/lib/connection-checks";
+import { runConnectionCheck } from "~/services/maintenance/connection-checks.server";
 import type { Route } from "./+types/connection-test";
 
 /** POST check=<name>: one dashboard connection check, answered as JSON. */

@@ -1,12 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { Role } from "../../../db/schema";
-
-export const ROLES: readonly Role[] = ["user", "moderator", "admin"];
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
-}
+import type { Role } from "~/lib/roles";
 
 export interface AdminUserRow {
   id: string;

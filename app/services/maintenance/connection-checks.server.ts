@@ -1,20 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
+import type { ConnectionCheck } from "~/lib/connection-checks";
 import { PLANS } from "~/lib/plans";
 import { createApiKey, deleteApiKey } from "~/services/api-keys/keys.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
-
-/** The dashboard's checks, in the spec's order. Internal API Health runs in the browser against /api/health. */
-export const CONNECTION_CHECKS = [
-  "Authentication",
-  "Database Connection",
-  "Internal API Health",
-  "User Profile",
-  "Subscription Status",
-  "Servers",
-  "API Key Creation Test",
-] as const;
-export type ConnectionCheck = (typeof CONNECTION_CHECKS)[number];
 
 export interface CheckResult {
   ok: boolean;

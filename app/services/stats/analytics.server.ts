@@ -3,6 +3,7 @@ import type { Db } from "../../../db/index";
 import { canonicalCategory, categoryLabel } from "~/lib/categories";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { windowStartDay } from "~/services/stats/dashboard-stats.server";
+import type { DayPoint } from "~/lib/analytics";
 
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
@@ -10,17 +11,6 @@ export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
 export function parseRange(value: string | null): AnalyticsRange {
   const n = Number(value);
   return (ANALYTICS_RANGES as readonly number[]).includes(n) ? (n as AnalyticsRange) : 30;
-}
-
-export interface DayPoint {
-  day: string;
-  uploads: number;
-  uploadBytes: number;
-  downloads: number;
-  downloadBytes: number;
-  apiCalls: number;
-  /** Bytes of the files still stored that had been uploaded by the end of this day. */
-  storedBytes: number;
 }
 
 export interface Ranked {

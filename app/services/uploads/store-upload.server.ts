@@ -3,17 +3,18 @@ import { sql } from "kysely";
 import { isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { FileRecord } from "../../../db/schema";
-import { ApiError, fileTooLarge } from "~/lib/api-response";
+import { ApiError, fileTooLarge, type ApiErrorCode } from "~/lib/api-response";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
+import { MediaError } from "~/services/media/images.server";
+import { processUploadedMedia } from "~/services/media/process-upload.server";
 import { randomString } from "~/services/platform/ids.server";
 import { computeFileExpiry } from "~/services/retention/expiry.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
 import { getAccountQuota, reserveQuota } from "~/services/billing/quota.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
-import { processStoredUpload } from "~/services/uploads/process-stored.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
 
 const MB = 1024 * 1024;
@@ -282,6 +283,48 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       throw error;
     }
     await discardUploads(ctx, uploads);
+    throw error;
+  }
+}
+
+/**
+ * The seam between storing an upload's bytes and inserting its row: runs once per file, after its
+ * blob is written and before the transaction that reserves quota and inserts the row. Images are
+ * checked (pixel and frame limits, corrupt data), converted to WebP or stripped of metadata as the
+ * server's settings say, and get a thumbnail; videos and audio get duration, size and a poster, and
+ * recordings without a duration (MediaRecorder WebM) are remuxed so they seek.
+ * Every blob written is listed in the returned upload, so a failed commit deletes it.
+ */
+async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload: StoredUpload): Promise<StoredUpload> {
+  try {
+    const processed = await processUploadedMedia(
+      { blobs: ctx.blobs, config: ctx.config, logger: ctx.logger },
+      { storageKey: upload.storageKey, filename: upload.filename, mimeType: upload.mimeType, size: upload.sizeBytes, sha256: upload.sha256 },
+      { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp, maxBytes: target.maxBytes },
+    );
+    return {
+      ...upload,
+      storageKey: processed.storageKey,
+      filename: processed.filename,
+      mimeType: processed.mimeType,
+      sizeBytes: processed.size,
+      sha256: processed.sha256,
+      width: processed.width,
+      height: processed.height,
+      durationMs: processed.durationMs,
+      metadataStripped: processed.metadataStripped,
+      metadataWarning: processed.metadataWarning,
+      variants: processed.variants.map((v) => ({
+        variant: v.variant,
+        storageKey: v.storage_key,
+        mimeType: v.mime_type,
+        sizeBytes: v.size_bytes,
+        width: v.width,
+        height: v.height,
+      })),
+    };
+  } catch (error) {
+    if (error instanceof MediaError) throw new ApiError(error.status, error.code as ApiErrorCode, error.message, error.details);
     throw error;
   }
 }

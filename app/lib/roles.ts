@@ -1,0 +1,7 @@
+/** Account roles, shared by the database schema, the admin service and the admin screens. */
+export const ROLES = ["user", "moderator", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
