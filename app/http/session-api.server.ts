@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { ApiError } from "~/lib/api-response";
 import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.server";
+import { runApi } from "~/http/api-route.server";
 import { authenticate } from "~/http/guards.server";
 import type { SessionUser } from "~/http/guards.server";
 
@@ -9,11 +10,19 @@ import type { SessionUser } from "~/http/guards.server";
  * skips, as the script API is open to every origin): a 401 "Not authenticated" without a session,
  * and a 403 for a state-changing request sent from another site.
  */
-export async function requireSessionForApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
+async function requireSessionForApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
   if (!isSameOriginRequest(request, context.config)) throw new ApiError(403, "permission_denied", CROSS_SITE_MESSAGE);
   const auth = await authenticate(request, context);
   if (!auth) throw new ApiError(401, "not_authenticated", "Not authenticated");
   return auth.user;
+}
+
+/**
+ * The one wrapper for cookie-authenticated endpoints under /api: the script API's error handling
+ * (runApi), the origin check for state-changing requests and the session, in that order.
+ */
+export function withSession(request: Request, context: AppLoadContext, run: (user: SessionUser) => Promise<Response>): Promise<Response> {
+  return runApi(context, async () => run(await requireSessionForApi(request, context)));
 }
 
 /** A JSON request body, or a 400 that says the body is not JSON. */

@@ -130,4 +130,22 @@ describe("/api/keys for the portal (session auth)", () => {
     expect(res.status).toBe(403);
     expect(await keyCount()).toBe(before);
   });
+
+  it("refuses a cross-site state change on every cookie endpoint under /api, through the one wrapper", async () => {
+    const files = async () => Number((await server.ctx.db.selectFrom("files").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const [keysBefore, filesBefore] = [await keyCount(), await files()];
+    const crossSite = { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", Cookie: owner.cookie };
+    const attempts: [string, RequestInit][] = [
+      ["/api/keys", { method: "POST", headers: { ...crossSite, "Content-Type": "application/json" }, body: JSON.stringify({ name: "csrf", server_id: serverId }) }],
+      ["/api/keys/00000000-0000-4000-8000-000000000000", { method: "DELETE", headers: crossSite }],
+      [`/api/portal/upload?server_id=${serverId}`, { method: "POST", headers: crossSite, body: form([{ field: "file", data: await png(), filename: "a.png" }]) }],
+      [`/api/portal/uploads/tus?server_id=${serverId}`, { method: "POST", headers: { ...crossSite, "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": `filename ${Buffer.from("a.png").toString("base64")}` } }],
+    ];
+    for (const [path, init] of attempts) {
+      const res = await server.request(path, init);
+      expect(res.status, path).toBe(403);
+      expect(await res.json(), path).toMatchObject({ success: false, code: "permission_denied", error: "This request came from another site and was refused." });
+    }
+    expect([await keyCount(), await files()]).toEqual([keysBefore, filesBefore]);
+  });
 });

@@ -5,19 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { formatDate, formatGb } from "~/lib/account-format";
 import type { Tier } from "~/lib/plans";
-import type { Role } from "~/lib/roles";
-
-
-export interface AdminUserCardData {
-  id: string;
-  email: string | null;
-  displayName: string | null;
-  avatarUrl: string | null;
-  role: Role;
-  createdAt: string;
-  serversCount: number;
-  totalStorageUsed: number;
-}
+import type { AdminUserRow, Role } from "~/lib/roles";
 
 const ROLE_BADGE: Record<Role, "destructive" | "info" | "secondary"> = {
   admin: "destructive",
@@ -29,7 +17,7 @@ export function RoleBadge({ role }: { role: Role }) {
   return <Badge variant={ROLE_BADGE[role]}>{role}</Badge>;
 }
 
-export function AdminUserCard({ user, plan }: { user: AdminUserCardData; plan?: { tier: Tier; addonGb: number } }) {
+export function AdminUserCard({ user, plan }: { user: AdminUserRow; plan?: { tier: Tier; addonGb: number } }) {
   const fetcher = useFetcher();
   const pendingRole = fetcher.formData?.get("role");
   const role = typeof pendingRole === "string" ? (pendingRole as Role) : user.role;

@@ -1,17 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { Role } from "~/lib/roles";
-
-export interface AdminUserRow {
-  id: string;
-  email: string | null;
-  displayName: string | null;
-  avatarUrl: string | null;
-  role: Role;
-  createdAt: string;
-  serversCount: number;
-  totalStorageUsed: number;
-}
+import type { AdminUserRow, Role } from "~/lib/roles";
 
 /** Every account, newest first, with its server count and stored bytes (spec: the admin list). */
 export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {

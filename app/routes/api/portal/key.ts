@@ -1,7 +1,6 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
 import { deleteManagedKey, updateManagedKey } from "~/services/api-keys/key-manager.server";
-import { runApi } from "~/http/api-route.server";
-import { readJsonBody, requireSessionForApi } from "~/http/session-api.server";
+import { readJsonBody, withSession } from "~/http/session-api.server";
 import type { Route } from "./+types/key";
 
 const methodNotAllowed = () =>
@@ -12,8 +11,7 @@ export function loader() {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  return runApi(context, async () => {
-    const user = await requireSessionForApi(request, context);
+  return withSession(request, context, async (user) => {
     if (request.method === "PUT") {
       return apiSuccess({ data: await updateManagedKey(context.db, user.id, params.id, await readJsonBody(request)) });
     }

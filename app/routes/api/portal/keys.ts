@@ -1,21 +1,18 @@
 import { apiError, apiSuccess } from "~/lib/api-response";
 import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
-import { runApi } from "~/http/api-route.server";
-import { readJsonBody, requireSessionForApi } from "~/http/session-api.server";
+import { readJsonBody, withSession } from "~/http/session-api.server";
 import type { Route } from "./+types/keys";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return runApi(context, async () => {
-    const user = await requireSessionForApi(request, context);
+  return withSession(request, context, async (user) => {
     const serverId = new URL(request.url).searchParams.get("server_id") ?? undefined;
     return apiSuccess({ data: await listManagedKeys(context.db, user.id, serverId) });
   });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return runApi(context, async () => {
-    if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use GET or POST on /api/keys", {}, { Allow: "GET, POST" });
-    const user = await requireSessionForApi(request, context);
+  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use GET or POST on /api/keys", {}, { Allow: "GET, POST" });
+  return withSession(request, context, async (user) => {
     const result = await runKeyManagerPost(context.db, user.id, await readJsonBody(request));
     return apiSuccess(result.body, { status: result.status });
   });

@@ -1,10 +1,8 @@
 import { handleUpload } from "~/http/upload-request.server";
 import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
-import { runApi } from "~/http/api-route.server";
-import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.server";
+import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
-import { getOptionalUser } from "~/http/guards.server";
 import { findServerForUser } from "~/services/servers/servers.server";
 import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload";
@@ -14,11 +12,7 @@ import type { Route } from "./+types/upload";
  * API key; everything after that is the script API's pipeline and limits.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  return runApi(context, async () => {
-    // /api is exempt from the host's origin check (scripts post there), so this cookie route checks itself.
-    if (!isSameOriginRequest(request, context.config)) throw new ApiError(403, "permission_denied", CROSS_SITE_MESSAGE);
-    const user = await getOptionalUser(request, context);
-    if (!user) throw new ApiError(401, "not_authenticated", "Not authenticated");
+  return withSession(request, context, async (user) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
     if (!serverId) throw new ApiError(400, "invalid_request", MISSING_UPLOAD_INFO);
     const server = await findServerForUser(context.db, user.id, serverId);
