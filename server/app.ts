@@ -185,10 +185,14 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
     app.use(express.static("build/client", { maxAge: "1h", index: false }));
   }
+  // Loaded before the first request in production (its first answer would otherwise wait seconds for
+  // every route module); through Vite on each request in development, so edits show without a restart.
+  const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+  const build = options.devMiddleware ? loadBuild : await loadBuild();
   app.all(
     "/{*splat}",
     createRequestHandler({
-      build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+      build,
       mode: config.NODE_ENV === "development" ? "development" : "production",
       getLoadContext: (req, res) => ({
         ...ctx,

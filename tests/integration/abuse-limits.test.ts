@@ -3,23 +3,13 @@
  * checked, so parallel bursts cannot slip past a limit, and a game server whose one misconfigured
  * resource keeps failing still serves its other resources with their valid key.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "../../app/lib/api-limits.ts";
 import { AUTH_LIMITS } from "../../app/services/accounts/sign-in-limits.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createTestUser, postForm } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { test } from "../helpers/fixtures.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
-
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
 
 /** A request as seen behind the host's trusted proxy (loopback by default) from `ip`. */
 const from = (ip: string) => ({ "X-Forwarded-For": ip });
@@ -29,7 +19,7 @@ function tally(statuses: number[]): Record<number, number> {
 }
 
 describe("sign-in, per account", { timeout: 120_000 }, () => {
-  it("checks no more wrong passwords than the limit when they arrive in parallel from many addresses", async () => {
+  test("checks no more wrong passwords than the limit when they arrive in parallel from many addresses", async ({ server }) => {
     const { email, password } = await createTestUser(server.ctx);
     const burst = 30;
     const statuses = await Promise.all(
@@ -45,7 +35,7 @@ describe("sign-in, per account", { timeout: 120_000 }, () => {
     expect((await postForm(server, "/auth", { intent: "signin", email, password }, { headers: from("203.0.113.9") })).status).toBe(429);
   });
 
-  it("does not count successful sign-ins against the account", async () => {
+  test("does not count successful sign-ins against the account", async ({ server }) => {
     const { email, password } = await createTestUser(server.ctx);
     for (let i = 0; i < AUTH_LIMITS.signInAccountFailures.points + 3; i++) {
       const res = await postForm(server, "/auth", { intent: "signin", email, password }, { headers: from(`192.0.2.${i + 1}`) });
@@ -58,11 +48,11 @@ describe("failed API keys, per address", { timeout: 120_000 }, () => {
   let game: SeededAccount;
   const city = "203.0.113.77";
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ server }) => {
     game = await seedAccount(server.ctx);
   });
 
-  it("lets at most the limit of 1,000 parallel bad keys reach the database, refusing the rest with 429", async () => {
+  test("lets at most the limit of 1,000 parallel bad keys reach the database, refusing the rest with 429", async ({ server }) => {
     const statuses = await Promise.all(
       Array.from({ length: 1000 }, (_, i) =>
         server
@@ -79,7 +69,7 @@ describe("failed API keys, per address", { timeout: 120_000 }, () => {
     expect(counts[429]).toBe(1000 - FAILED_KEY_ATTEMPTS.points);
   });
 
-  it("still serves a valid key from that address, and keeps refusing the bad one", async () => {
+  test("still serves a valid key from that address, and keeps refusing the bad one", async ({ server }) => {
     const search = await server.request("/api/search", { headers: { ...from(city), "x-api-key": game.key } });
     expect(search.status).toBe(200);
     const upload = await server.request("/api/upload", {

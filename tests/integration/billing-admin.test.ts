@@ -1,17 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
-
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+import { test } from "../helpers/fixtures.ts";
 
 /** The flash toast a redirect carries (React Router's cookie: base64 of the JSON). */
 function toastOf(res: Response): string {
@@ -20,7 +10,7 @@ function toastOf(res: Response): string {
 }
 
 describe("admin plan and extra storage (no Stripe)", () => {
-  it("an admin sets a user's plan and hand-granted storage; setting it again replaces the grant", async () => {
+  test("an admin sets a user's plan and hand-granted storage; setting it again replaces the grant", async ({ server }) => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
     const target = await signUpAndSignIn(server);
     const res = await postForm(server, `/admin/users/${target.user.id}/plan`, { tier: "professional", addon_gb: "50" }, { cookie: admin.cookie });
@@ -37,7 +27,7 @@ describe("admin plan and extra storage (no Stripe)", () => {
     expect(await page.text()).toContain(`/admin/users/${target.user.id}/plan`);
   });
 
-  it("refuses bad input with a message and changes nothing", async () => {
+  test("refuses bad input with a message and changes nothing", async ({ server }) => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
     const target = await signUpAndSignIn(server);
     for (const fields of [{ tier: "platinum", addon_gb: "0" }, { tier: "starter", addon_gb: "-1" }, { tier: "starter", addon_gb: "1.5" }, { tier: "starter", addon_gb: "abc" }]) {
@@ -49,7 +39,7 @@ describe("admin plan and extra storage (no Stripe)", () => {
     expect({ tier: quota.tier, addonGb: quota.addonGb }).toEqual({ tier: "free", addonGb: 0 });
   });
 
-  it("a non-admin cannot change plans", async () => {
+  test("a non-admin cannot change plans", async ({ server }) => {
     const user = await signUpAndSignIn(server);
     const res = await postForm(server, `/admin/users/${user.user.id}/plan`, { tier: "business", addon_gb: "1000" }, { cookie: user.cookie });
     expect(res.status).toBe(302);
