@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { createApiKey } from "../app/services/api-keys/keys.server.ts";
 import { loadConfig } from "../app/services/platform/env.server.ts";
+import { DEFAULT_FILE_TYPES } from "../app/lib/file-types.ts";
 import { createServer } from "../app/services/servers/servers.server.ts";
 import { createUser } from "../app/services/accounts/users.server.ts";
 import { startServer, type StartedServer } from "../server.ts";
@@ -46,7 +47,9 @@ async function seed(started: StartedServer, ownerId: string, serverId: string, n
 }
 
 const user = await createUser(server.ctx.db, { email: "bench@example.com", verified: true });
-const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Bench RP", maxFileSizeMb: 64 });
+// The upload bench sends incompressible PDF-headed bytes (no media processing to measure); PDFs are
+// one tick away from the defaults in the portal, so the bench server allows them.
+const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
 const small = await seed(server, user.id, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
 const large = await seed(server, user.id, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
 const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: user.id, name: "bench", permissions: ["upload", "read"] });

@@ -48,7 +48,7 @@ function upload(port: number, key: string, body: Buffer): Promise<number> {
 
 /** 20 concurrent 50 MB uploads over loopback: wall-clock throughput and the server's peak RSS. */
 export async function benchUploads(port: number, pid: number, key: string, count: number, megabytes: number): Promise<UploadResult> {
-  // A PDF header makes the bytes a type servers allow by default; the rest is incompressible noise.
+  // A PDF header makes the bytes a type the bench server allows (stash-server.ts); the rest is incompressible noise.
   const body = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(megabytes * 1_000_000 - 9)]);
   const baseline = sampleRss(pid).stop();
   const rss = sampleRss(pid);

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
-import { Toaster as Sonner, toast as showToast } from "sonner";
+import { Toaster as Sonner } from "sonner";
 import { TOAST_DURATION_MS } from "~/lib/site";
-import type { Toast } from "~/lib/toast";
+import { showToast, type Toast } from "~/lib/toast";
 import { useTheme } from "./theme/theme-provider";
 
 /** Spec: one toast at a time, 5000 ms, bottom-right, Alt+T, a close button labelled "Close toast". */
@@ -9,9 +9,8 @@ export function Toaster({ flash }: { flash: Toast | null }) {
   const { theme } = useTheme();
   useEffect(() => {
     if (!flash) return;
-    const show = flash.type === "success" ? showToast.success : flash.type === "error" ? showToast.error : showToast;
     // Deferred a tick so a toast raised while the page hydrates is not lost.
-    const timer = setTimeout(() => show(flash.title, { description: flash.description }), 0);
+    const timer = setTimeout(() => showToast(flash), 0);
     return () => clearTimeout(timer);
   }, [flash]);
   return (

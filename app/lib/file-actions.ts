@@ -1,14 +1,14 @@
 import type { MouseEvent } from "react";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { openTabFor } from "./open-tab";
 
 /** Spec: "Copied to clipboard"; on failure "Failed to copy" with its fallback text. */
 export async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    toast.success("Copied to clipboard");
+    showToast({ type: "success", title: "Copied to clipboard" });
   } catch {
-    toast.error("Failed to copy", { description: "Could not copy to clipboard. Please copy manually." });
+    showToast({ type: "error", title: "Failed to copy", description: "Could not copy to clipboard. Please copy manually." });
   }
 }
 
@@ -40,9 +40,9 @@ export async function startDownload(id: string, originalName: string): Promise<v
     document.body.append(link);
     link.click();
     link.remove();
-    toast.success("Download started", { description: originalName });
+    showToast({ type: "success", title: "Download started", description: originalName });
   } catch (error) {
-    toast.error("Download failed", { description: failureMessage(error, "Failed to download file") });
+    showToast({ type: "error", title: "Download failed", description: failureMessage(error, "Failed to download file") });
   }
 }
 
@@ -59,7 +59,7 @@ export async function viewFile(id: string): Promise<void> {
       return mediaUrl(id);
     });
   } catch (error) {
-    toast.error("View failed", { description: failureMessage(error, "Failed to view file") });
+    showToast({ type: "error", title: "View failed", description: failureMessage(error, "Failed to view file") });
   }
 }
 

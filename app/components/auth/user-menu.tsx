@@ -1,7 +1,7 @@
 import { LogOut, Settings, User } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import {
   DropdownMenu,
@@ -39,7 +39,7 @@ export function UserMenu({ user }: { user: UserMenuUser }) {
   const fetcher = useFetcher();
   const failed = fetcher.state === "idle" && fetcher.data !== undefined;
   useEffect(() => {
-    if (failed) toast.error("Error signing out");
+    if (failed) showToast({ type: "error", title: "Error signing out" });
   }, [failed]);
 
   return (

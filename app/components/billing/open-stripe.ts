@@ -1,4 +1,4 @@
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { openTabFor } from "~/lib/open-tab";
 
 /** POSTs to a billing endpoint and opens the answer's `url` in a new tab; a failure is a toast. */
@@ -16,6 +16,6 @@ export async function openStripePage(path: string, body: Record<string, unknown>
     });
   } catch (cause) {
     const message = cause instanceof Error && cause.message !== "Failed to fetch" ? cause.message : error.fallback;
-    toast.error(error.title, { description: message });
+    showToast({ type: "error", title: error.title, description: message });
   }
 }

@@ -1,6 +1,6 @@
 import { HardDrive } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -15,7 +15,7 @@ export function StorageAddonCard(props: { tier: Tier; stripeEnabled: boolean; bu
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     if (gb <= 0) {
-      toast.error(BILLING_MESSAGES.invalidAmountTitle, { description: BILLING_MESSAGES.invalidAmountMessage });
+      showToast({ type: "error", title: BILLING_MESSAGES.invalidAmountTitle, description: BILLING_MESSAGES.invalidAmountMessage });
       return;
     }
     props.onPurchase(gb);

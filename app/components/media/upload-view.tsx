@@ -1,7 +1,7 @@
 import { CheckCircle2, Copy, FileUp, Server, Upload, X } from "lucide-react";
 import { useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -111,7 +111,7 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
     event.preventDefault();
     if (!ready || !server) {
       setMissing(true);
-      toast.error("Missing information", { description: "Please select a file and server." });
+      showToast({ type: "error", title: "Missing information", description: "Please select a file and server." });
       return;
     }
     setUploading(true);
@@ -131,7 +131,7 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
         const cancelled = error instanceof UploadError && error.cancelled;
         const message = error instanceof Error ? error.message : UPLOAD_FAILED_FALLBACK;
         update(item.key, { status: cancelled ? "cancelled" : "error", error: cancelled ? "Cancelled" : message });
-        if (!cancelled) toast.error(UPLOAD_FAILED_TITLE, { description: `${item.file.name}: ${message}` });
+        if (!cancelled) showToast({ type: "error", title: UPLOAD_FAILED_TITLE, description: `${item.file.name}: ${message}` });
       } finally {
         handles.current.delete(item.key);
       }

@@ -1,15 +1,15 @@
 import { Check, Copy } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { Button, type ButtonProps } from "~/components/ui/button";
 
 export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
-    toast.success("Copied to clipboard");
+    showToast({ type: "success", title: "Copied to clipboard" });
     return true;
   } catch {
-    toast.error("Failed to copy", { description: "Could not copy to clipboard. Please copy manually." });
+    showToast({ type: "error", title: "Failed to copy", description: "Could not copy to clipboard. Please copy manually." });
     return false;
   }
 }

@@ -1,7 +1,8 @@
 import { Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { showToast, useActionToast } from "~/components/portal/use-action-toast";
+import { useActionToast } from "~/components/portal/use-action-toast";
+import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";

@@ -1,7 +1,7 @@
 import { Info } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useRevalidator, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { showToast } from "~/lib/toast";
 import { BillingPlanCards } from "~/components/billing/billing-plan-cards";
 import { CurrentPlanCard, type SubscriptionView } from "~/components/billing/current-plan-card";
 import { openStripePage } from "~/components/billing/open-stripe";
@@ -26,10 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const RECHECK_AFTER_MS = 4000;
 
 const RETURN_FLAGS = [
-  { param: "success", show: () => toast.success(BILLING_MESSAGES.subscriptionSuccess), refresh: true },
-  { param: "canceled", show: () => toast(BILLING_MESSAGES.subscriptionCanceled), refresh: false },
-  { param: "storage_success", show: () => toast.success(BILLING_MESSAGES.storageSuccess), refresh: true },
-  { param: "storage_canceled", show: () => toast(BILLING_MESSAGES.storageCanceled), refresh: false },
+  { param: "success", show: () => showToast({ type: "success", title: BILLING_MESSAGES.subscriptionSuccess }), refresh: true },
+  { param: "canceled", show: () => showToast({ type: "info", title: BILLING_MESSAGES.subscriptionCanceled }), refresh: false },
+  { param: "storage_success", show: () => showToast({ type: "success", title: BILLING_MESSAGES.storageSuccess }), refresh: true },
+  { param: "storage_canceled", show: () => showToast({ type: "info", title: BILLING_MESSAGES.storageCanceled }), refresh: false },
 ] as const;
 
 export default function Billing({ loaderData }: Route.ComponentProps) {
@@ -49,7 +49,7 @@ export default function Billing({ loaderData }: Route.ComponentProps) {
       setSubscription(data);
       await revalidator.revalidate();
     } catch (error) {
-      toast.error(BILLING_MESSAGES.errorChecking, { description: error instanceof Error && error.message ? error.message : undefined });
+      showToast({ type: "error", title: BILLING_MESSAGES.errorChecking, description: error instanceof Error && error.message ? error.message : undefined });
     }
   }, [revalidator]);
 
