@@ -20,10 +20,20 @@ export async function stripPdfMetadata(bytes: Buffer): Promise<PdfRewrite> {
   }
 }
 
+/** How far from the end a well-formed PDF names its cross-reference (`startxref`). */
+export const PDF_TAIL_BYTES = 4096;
+
+/**
+ * Every well-formed PDF ends by pointing at its cross-reference; without one pdf-lib would scan the
+ * whole file object by object (minutes for a large damaged one), so such a file is not rewritten.
+ * Reading only the tail lets a caller decide before loading the whole file.
+ */
+export function hasCrossReference(tail: Buffer): boolean {
+  return tail.subarray(-PDF_TAIL_BYTES).includes("startxref");
+}
+
 async function rewrite(bytes: Buffer): Promise<PdfRewrite> {
-  // Every well-formed PDF ends by pointing at its cross-reference; without one pdf-lib would scan the
-  // whole file object by object (minutes for a large damaged one), so such a file is not rewritten.
-  if (!bytes.subarray(-4096).includes("startxref")) throw new Error("no cross-reference");
+  if (!hasCrossReference(bytes)) throw new Error("no cross-reference");
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
   // pdf-lib "loads" a file without a catalog; such a file is not a PDF it can write back.
   if (!doc.catalog) throw new Error("no document catalog");

@@ -11,8 +11,8 @@ import type { Logger } from "~/services/platform/logger.server";
 import { encodeImage, inspectImage, isRasterImage, MediaError, stripImageMetadata, type EncodedImage } from "~/services/media/images.server";
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
-import { stripPdfMetadata } from "~/services/media/pdf-metadata.server";
-import { readSource } from "~/services/media/source.server";
+import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
+import { readSource, readTail } from "~/services/media/source.server";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "~/services/media/transforms.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { canRewrite, extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
@@ -92,8 +92,15 @@ export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload
 /** A PDF rewritten without its author, producer and XMP fields; one that cannot be is kept, with a warning. */
 async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
   const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
-  const source = await readSource(deps.blobs, upload.storageKey);
-  const rewrite = await stripPdfMetadata(typeof source === "string" ? await fsp.readFile(source) : source);
+  // The tail first: a file that cannot be rewritten is never read whole. Rewrites hold the whole
+  // document in memory (pdf-lib), so they share the media slots: 20 large PDFs at once are not 20 copies.
+  const tail = await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES);
+  const rewrite = hasCrossReference(tail)
+    ? await withImageSlot(async () => {
+        const source = await readSource(deps.blobs, upload.storageKey);
+        return stripPdfMetadata(typeof source === "string" ? await fsp.readFile(source) : source);
+      })
+    : ({ data: null, stripped: [], reason: "the PDF could not be read" } as const);
   if (!rewrite.data) {
     if (rewrite.reason === "nothing to strip") return kept;
     deps.logger.warn({ storageKey: upload.storageKey, reason: rewrite.reason }, "PDF metadata kept");
