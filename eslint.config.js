@@ -48,6 +48,7 @@ export default tseslint.config(
   ...SERVICE_LAYERS.map((domain, level) => ({
     files: [`app/services/${domain}/**`],
     rules: {
+      "no-restricted-globals": ["error", ...["Request", "Response"].map((name) => ({ name, message: "Only app/http knows Request and Response." }))],
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {

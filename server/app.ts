@@ -29,6 +29,16 @@ import { canReadPrivateFile } from "../app/services/files/private-access.server"
 
 export { ConfigError, loadConfig, type Config } from "../app/services/platform/env.server";
 
+// What every loader and action receives: the app context and this request's facts (getLoadContext below).
+declare module "react-router" {
+  interface AppLoadContext extends AppContext {
+    cspNonce: string;
+    requestId: string;
+    /** The caller's address (honours TRUST_PROXY), for rate limits and audit rows. */
+    clientIp: string;
+  }
+}
+
 const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
 /** Resource routes that carry file bytes: never compressed, never given the page CSP. */
 const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;

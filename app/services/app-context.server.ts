@@ -30,15 +30,6 @@ export interface AppContext {
   version: string;
 }
 
-declare module "react-router" {
-  interface AppLoadContext extends AppContext {
-    cspNonce: string;
-    requestId: string;
-    /** The caller's address (honours TRUST_PROXY), for rate limits and audit rows. */
-    clientIp: string;
-  }
-}
-
 export interface CreateAppContextOptions {
   /** Keeps PGlite in memory instead of under DATA_DIR (tests). */
   inMemoryDb?: boolean;

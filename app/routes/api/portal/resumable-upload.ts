@@ -2,7 +2,7 @@ import { ApiError, apiError } from "~/lib/api-response";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
-import { handleResumableUpload } from "~/services/uploads/resumable.server";
+import { handleResumableUpload } from "~/http/resumable-upload.server";
 import { findServerForUser } from "~/services/servers/servers.server";
 import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";

@@ -3,7 +3,7 @@ import { apiError } from "~/lib/api-response";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import { withApiKey } from "~/http/api-route.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
-import { handleResumableUpload } from "~/services/uploads/resumable.server";
+import { handleResumableUpload } from "~/http/resumable-upload.server";
 import { keyedUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
