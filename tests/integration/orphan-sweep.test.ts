@@ -2,27 +2,18 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { JOB_LOCKS } from "../../app/services/platform/job-lock.server.ts";
 import { sweepOrphanBlobs } from "../../app/services/maintenance/orphan-sweep.server.ts";
 import { incompleteUploadGraceMs, reconcileStorage } from "../../app/services/maintenance/storage-reconcile.server.ts";
 import { seedAccount } from "../helpers/api-seed.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { test } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
 describe("orphan blob sweep", () => {
-  it("deletes old blobs without a file or variant row and keeps everything else", async () => {
+  test("deletes old blobs without a file or variant row and keeps everything else", async ({ server }) => {
     const account = await seedAccount(server.ctx);
     const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": account.key }, body: form([{ field: "file", data: await png(), filename: "a.png" }]) });
     const file = await res.json();
@@ -43,7 +34,7 @@ describe("orphan blob sweep", () => {
 
 describe("storage reconciler (periodic, one instance at a time)", () => {
   const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
-  const tempFile = (name: string, age: Date) => {
+  const tempFile = (server: TestServer, name: string, age: Date) => {
     const file = path.join(server.dataDir, "files", ".tmp", name);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, "part of an upload");
@@ -51,11 +42,11 @@ describe("storage reconciler (periodic, one instance at a time)", () => {
     return file;
   };
 
-  it("keeps the temp file of an upload that may still be arriving and removes one older than any upload may take", async () => {
+  test("keeps the temp file of an upload that may still be arriving and removes one older than any upload may take", async ({ server }) => {
     // Default REQUEST_TIMEOUT_S is an hour: a 20-minute-old temp file can be a slow upload on another instance.
     expect(incompleteUploadGraceMs(server.ctx.config)).toBe(3600_000 + 5 * 60_000);
-    const inFlight = tempFile("in-flight", minutesAgo(20));
-    const abandoned = tempFile("abandoned", minutesAgo(2 * 60));
+    const inFlight = tempFile(server, "in-flight", minutesAgo(20));
+    const abandoned = tempFile(server, "abandoned", minutesAgo(2 * 60));
     const account = await seedAccount(server.ctx);
     const orphan = `${account.serverId}/other/crash-leftover.png`;
     await server.ctx.blobs.put(orphan, Readable.from([Buffer.from("left by a crash")]));
@@ -69,8 +60,8 @@ describe("storage reconciler (periodic, one instance at a time)", () => {
     fs.rmSync(inFlight);
   });
 
-  it.runIf(usingPostgres)("runs on one instance at a time: another instance holding the lock means this one skips", async () => {
-    const abandoned = tempFile("abandoned-2", minutesAgo(3 * 60));
+  test.runIf(usingPostgres)("runs on one instance at a time: another instance holding the lock means this one skips", async ({ server }) => {
+    const abandoned = tempFile(server, "abandoned-2", minutesAgo(3 * 60));
     const other = new pg.Client({ connectionString: server.ctx.config.DATABASE_URL });
     await other.connect();
     try {
