@@ -120,7 +120,8 @@ export async function startServer(options: StartServerOptions, loaded?: LoadedAp
 
 const isEntryPoint = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
 if (isEntryPoint) {
-  const loaded = await loadApp(process.env.NODE_ENV === "development");
+  // The same default as the app's configuration (NODE_ENV unset means development).
+  const loaded = await loadApp((process.env.NODE_ENV ?? "development") === "development");
   try {
     await startServer({ config: loaded.entry.loadConfig(), handleSignals: true }, loaded);
   } catch (error) {
