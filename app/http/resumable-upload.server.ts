@@ -13,7 +13,7 @@ import type { UploadTarget } from "~/services/uploads/store-upload.server";
  */
 
 /** Where the script API's tus endpoint lives; an upload's URL is this plus its id. */
-export const TUS_PATH = "/api/uploads/tus";
+const TUS_PATH = "/api/uploads/tus";
 
 /** What the route learned about a request before handing it to tus: who calls, and where files go. */
 export interface ResumableScope {

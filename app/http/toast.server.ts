@@ -1,9 +1,6 @@
 import { createCookie } from "react-router";
 import { toastSchema, type Toast } from "~/lib/toast";
 
-export type { Toast };
-
-
 const toastCookie = createCookie("stash_toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60 });
 
 export async function createToastHeaders(toast: Toast): Promise<Headers> {

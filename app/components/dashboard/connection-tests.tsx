@@ -2,9 +2,8 @@ import { CheckCircle2, ChevronDown, Loader2, PlayCircle, XCircle } from "lucide-
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { CONNECTION_CHECKS } from "~/lib/connection-checks";
+import { CONNECTION_CHECKS, type ConnectionCheck } from "~/lib/connection-checks";
 
-const CHECKS = CONNECTION_CHECKS;
 
 type Status = "loading" | "success" | "error";
 interface Item {
@@ -14,7 +13,7 @@ interface Item {
   details: unknown;
 }
 
-async function runCheck(name: (typeof CHECKS)[number]): Promise<Omit<Item, "name">> {
+async function runCheck(name: ConnectionCheck): Promise<Omit<Item, "name">> {
   try {
     if (name === "Internal API Health") {
       const res = await fetch("/api/health", { headers: { Accept: "application/json" } });
@@ -42,7 +41,7 @@ export function ConnectionTests() {
   const run = async () => {
     setRunning(true);
     setItems([]);
-    for (const name of CHECKS) {
+    for (const name of CONNECTION_CHECKS) {
       setItems((prev) => [...prev, { name, status: "loading", message: "Running...", details: null }]);
       const result = await runCheck(name);
       setItems((prev) => prev.map((item) => (item.name === name ? { name, ...result } : item)));

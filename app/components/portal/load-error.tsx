@@ -11,7 +11,7 @@ export function LoadError({ title, fallback }: { title: string; fallback: string
   const error = useRouteError();
   const message = isRouteErrorResponse(error) && typeof error.data === "string" && error.data ? error.data : fallback;
   useEffect(() => {
-    showToast({ type: "error", title: title, description: message });
+    showToast({ type: "error", title, description: message });
   }, [title, message]);
   return (
     <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3 py-16 text-center">

@@ -14,8 +14,8 @@ let finished = 0;
 const waiting: Array<() => void> = [];
 
 /** What the limiter has done in this process; /metrics reports it. */
-export function imageSlotStats(): { slots: number; running: number; peak: number; finished: number } {
-  return { slots: SLOTS, running, peak, finished };
+export function imageSlotStats(): { slots: number; peak: number; finished: number } {
+  return { slots: SLOTS, peak, finished };
 }
 
 /** Runs `work` when one of the image slots is free; callers beyond the slots queue in order. */
