@@ -32,11 +32,20 @@ export interface JobQueueOptions {
  * connection pg-boss then shares with requests. The queue's tables live in schema `pgboss`, which
  * pg-boss creates and migrates itself at start under its own advisory lock.
  */
-function bossDb(db: Db): PgBoss.Db {
+function bossDb(db: Db, state: { stopped: boolean; inFlight: Set<Promise<unknown>> }): PgBoss.Db {
   return {
     async executeSql(text, values) {
-      const result = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-      return { rows: result.rows as unknown[] as never[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+      // pg-boss records a run's end without awaiting it, so a run cut by shutdown can report after the
+      // queue stopped; once stopped nothing reaches the database (the run expires and is retried).
+      if (state.stopped) return { rows: [], rowCount: 0 };
+      const query = db.executeQuery(CompiledQuery.raw(text, values ?? []));
+      state.inFlight.add(query);
+      try {
+        const result = await query;
+        return { rows: result.rows as unknown[] as never[], rowCount: Number(result.numAffectedRows ?? result.rows.length) };
+      } finally {
+        state.inFlight.delete(query);
+      }
     },
   };
 }
@@ -48,7 +57,8 @@ function bossDb(db: Db): PgBoss.Db {
  * expires and is retried elsewhere.
  */
 export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[], options: JobQueueOptions = {}): Promise<JobQueue> {
-  const boss = new PgBoss({ db: bossDb(db), schedule: true, supervise: true, migrate: true });
+  const state = { stopped: false, inFlight: new Set<Promise<unknown>>() };
+  const boss = new PgBoss({ db: bossDb(db, state), schedule: true, supervise: true, migrate: true });
   // The database may come and go (decision: database outages never end the process); pg-boss reports and retries.
   boss.on("error", (error) => logger.warn({ err: error }, "job queue error"));
   await boss.start();
@@ -71,6 +81,8 @@ export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[
     async stop() {
       controller.abort();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      state.stopped = true;
+      await Promise.allSettled([...state.inFlight]);
     },
   };
 }
