@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { createAppContext } from "../app/services/app-context.server.ts";
 import { ConfigError, loadConfig } from "../app/services/platform/env.server.ts";
 import { createLogger } from "../app/services/platform/logger.server.ts";
+import { isDomainError } from "../app/services/platform/domain-error.server.ts";
 import { DatabaseInUseError } from "../db/index.ts";
 import { UsageError, type Command } from "./command.ts";
 import { commands } from "./commands/index.ts";
@@ -67,8 +68,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`${error.message}\n\n${usage(command)}`);
       return 2;
     }
-    if ((error as Error).name === "EmailTakenError") {
-      console.error("A user with that e-mail already exists");
+    if (isDomainError(error)) {
+      console.error(error.message);
       return 1;
     }
     throw error;

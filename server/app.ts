@@ -146,8 +146,9 @@ function createExpressApp(ctx: AppContext) {
     }),
   );
 
-  // One origin check in front of every form action, so no page can forget it (React Router's
-  // own check answers 400 and misses requests marked only by Sec-Fetch-Site).
+  // The origin check for every page action and fetcher, so no route checks by hand (React Router's
+  // own check answers 400 and misses requests marked only by Sec-Fetch-Site). Cookie endpoints
+  // under /api get the same check from withSession (app/http/session-api.server.ts).
   app.use((req, res, next) => {
     // The CORS-open script API authenticates with keys, not cookies, so other origins may post there.
     if (CORS_PATHS.test(req.path)) return next();

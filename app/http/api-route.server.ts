@@ -1,13 +1,14 @@
 import type { AppLoadContext } from "react-router";
 import { isDatabaseUnavailable } from "../../db/connection-errors";
 import { isStorageFull, isStorageThrottled } from "../../storage/storage-errors";
-import { ApiError, apiError, apiErrorResponse, databaseUnavailable, insufficientStorage, storageUnavailable } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
+import { apiError, errorResponse } from "~/http/api-response.server";
 import { authenticateApiRequest, type ApiCaller } from "~/services/api-keys/key-auth.server";
 import type { ApiKeyPermission } from "~/services/api-keys/keys.server";
 import { recordApiCall } from "~/services/api-keys/key-usage.server";
 
 /**
- * Turns an ApiError into its JSON answer, a lost database into 503 database_unavailable, a full
+ * Turns a DomainError into its JSON answer, a lost database into 503 database_unavailable, a full
  * disk into 507 insufficient_storage and a throttling object store into 503 storage_unavailable
  * (each with Retry-After), and anything else into a logged 500, so /api never answers HTML.
  */
@@ -15,26 +16,26 @@ export async function runApi(context: AppLoadContext, run: () => Promise<Respons
   try {
     return await run();
   } catch (error) {
-    return errorResponse(context, error);
+    return failureResponse(context, error);
   }
 }
 
-function errorResponse(context: AppLoadContext, error: unknown): Response {
-  if (error instanceof ApiError) return apiErrorResponse(error);
+function failureResponse(context: AppLoadContext, error: unknown): Response {
+  if (error instanceof DomainError) return errorResponse(error);
   if (isDatabaseUnavailable(error)) {
     context.logger.warn({ err: error, requestId: context.requestId }, "database unavailable");
-    return apiErrorResponse(databaseUnavailable());
+    return errorResponse(ERRORS.databaseUnavailable());
   }
   if (isStorageFull(error)) {
     context.logger.error({ err: error, requestId: context.requestId }, "blob storage is full");
-    return apiErrorResponse(insufficientStorage());
+    return errorResponse(ERRORS.insufficientStorage());
   }
   if (isStorageThrottled(error)) {
     context.logger.warn({ err: error, requestId: context.requestId }, "blob storage throttled the request");
-    return apiErrorResponse(storageUnavailable());
+    return errorResponse(ERRORS.storageUnavailable());
   }
   context.logger.error({ err: error, requestId: context.requestId }, "script API request failed");
-  return apiError(500, "internal_error", "Internal server error", { request_id: context.requestId });
+  return apiError("internal_error", "Internal server error", { request_id: context.requestId });
 }
 
 export interface KeyedRouteOptions {
@@ -66,13 +67,13 @@ export async function withApiKey(
       serverId: options.serverId ?? url.searchParams.get("server_id") ?? request.headers.get("x-server-id"),
     });
   } catch (error) {
-    return errorResponse(context, error);
+    return failureResponse(context, error);
   }
   let response: Response;
   try {
     response = await handler(caller);
   } catch (error) {
-    response = errorResponse(context, error);
+    response = failureResponse(context, error);
   }
   for (const [name, value] of Object.entries(caller.rateHeaders)) {
     if (!response.headers.has(name)) response.headers.set(name, value);

@@ -4,8 +4,9 @@ import { FormStrategy } from "remix-auth-form";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import type { User } from "../../db/schema";
 import { validateSignIn } from "~/lib/auth-validation";
-import { AuthError, verifyCredentials } from "~/services/accounts/password-accounts.server";
+import { verifyCredentials } from "~/services/accounts/password-accounts.server";
 import { fetchDiscordProfile, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
+import { DomainError } from "~/services/platform/domain-error.server";
 
 export const DISCORD_STATE_COOKIE = "stash_discord_state";
 
@@ -18,7 +19,7 @@ export function createAuthenticator(context: AppLoadContext): Authenticator<User
   authenticator.use(
     new FormStrategy(async ({ form }) => {
       const parsed = validateSignIn({ email: form.get("email"), password: form.get("password") });
-      if (!parsed.ok) throw new AuthError(parsed.error);
+      if (!parsed.ok) throw new DomainError("invalid_request", parsed.error);
       return verifyCredentials(context.db, parsed.value.email, parsed.value.password);
     }),
     "password",

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { S3BlobStore } from "../../storage/s3";
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { apiError, apiSuccess } from "~/http/api-response.server";
 import type { AppContext } from "~/services/app-context.server";
 import { recordDownload } from "~/services/api-keys/key-usage.server";
 import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
@@ -15,7 +15,7 @@ export interface DownloadRequest extends KeyedRequest {
   method: string;
 }
 
-const notFound = () => apiError(404, "not_found", "File not found");
+const notFound = () => apiError("not_found", "File not found");
 
 /** `{server_id}/{category}/{filename}`, the `path` of a file view, or its full /f/ URL. */
 export function parseFileReference(value: string | null): { serverId: string; category: string; filename: string } | null {

@@ -4,18 +4,18 @@ import { isDatabaseUnavailable } from "../../db/connection-errors";
 import { DiskBlobStore } from "../../storage/disk";
 import type { S3BlobStore } from "../../storage/s3";
 import { isStorageThrottled } from "../../storage/storage-errors";
-import { ApiError, databaseUnavailable, storageUnavailable } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
+import { ERROR_STATUS, errorBody, errorHeaders } from "~/http/api-response.server";
 import type { AppContext } from "~/services/app-context.server";
 import { applyCors } from "~/http/cors.server";
 import type { DownloadCounter } from "~/services/files/download-counter.server";
 import type { BodySource, FileBodyCache } from "~/services/files/body-cache.server";
 import { filePathKey, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
-import { MediaError, isRasterImage } from "~/services/media/images.server";
+import { isRasterImage } from "~/services/media/images.server";
 import { getOrCreateVariant, parseTransform, type ServedVariant } from "~/services/media/transforms.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { routeLabel } from "~/services/platform/metrics.server";
-import { rateLimitHeaders } from "~/services/platform/rate-limits.server";
 import { recordRequest, requestIdOf } from "~/http/access-log.server";
 import { sendDescriptor } from "~/http/send-descriptor.server";
 
@@ -59,10 +59,6 @@ export function parseFileUrl(url: string): FileUrl | null {
   }
 }
 
-function errorBody(code: string, message: string): string {
-  return JSON.stringify({ success: false, status: "error", error: message, message, code });
-}
-
 /**
  * Every request under /f/: the CDN path. server.ts hands these to this handler before the
  * Express app sees them, so a file request pays for one cached lookup and either one
@@ -75,9 +71,9 @@ export function createFilePathHandler(deps: FilePathDeps) {
   const s3Redirect = ctx.blobs.kind === "s3" && ctx.config.S3_SERVE === "redirect";
   const limits = imageLimits(ctx.config);
 
-  function sendJsonError(res: ServerResponse, requestId: string, status: number, code: string, message: string, extra?: Record<string, string>) {
-    const body = errorBody(code, message);
-    res.writeHead(status, {
+  function sendError(res: ServerResponse, requestId: string, error: DomainError, extra?: Record<string, string>) {
+    const body = JSON.stringify(errorBody(error.code, error.message, error.details));
+    res.writeHead(ERROR_STATUS[error.code], {
       "X-Request-Id": requestId,
       "Content-Type": "application/json; charset=utf-8",
       "Content-Length": String(Buffer.byteLength(body)),
@@ -86,6 +82,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
       "X-Content-Type-Options": "nosniff",
       "Content-Security-Policy": "sandbox",
       "Cross-Origin-Resource-Policy": "cross-origin",
+      ...errorHeaders(error),
       ...extra,
     });
     res.end(body);
@@ -105,25 +102,25 @@ export function createFilePathHandler(deps: FilePathDeps) {
       return;
     }
     if (method !== "GET" && method !== "HEAD") {
-      return sendJsonError(res, requestId, 405, "method_not_allowed", "Method not allowed", { Allow: "GET, HEAD, OPTIONS" });
+      return sendError(res, requestId, new DomainError("method_not_allowed", "Method not allowed"), { Allow: "GET, HEAD, OPTIONS" });
     }
     const url = parseFileUrl(req.url ?? "");
     if (!url || !SERVER_ID.test(url.serverId) || !CATEGORY.test(url.category) || !FILENAME.test(url.filename)) {
-      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+      return sendError(res, requestId, ERRORS.notFound());
     }
     const file = await findFileByPath(ctx.db, url.serverId, url.category, url.filename);
-    if (!file) return sendJsonError(res, requestId, 404, "not_found", "File not found");
+    if (!file) return sendError(res, requestId, ERRORS.notFound());
     const query = url.query ? new URLSearchParams(url.query) : NO_QUERY;
     if (!file.is_public && !(await deps.canReadPrivate(req, query, file))) {
-      return sendJsonError(res, requestId, 404, "not_found", "File not found");
+      return sendError(res, requestId, ERRORS.notFound());
     }
 
     const isVideo = file.mime_type.startsWith("video/");
     // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.
     const transform = parseTransform(query, req.headers.accept, isVideo ? "image/webp" : file.mime_type);
-    if (transform.kind === "invalid") return sendJsonError(res, requestId, 400, "invalid_transform", transform.message);
+    if (transform.kind === "invalid") return sendError(res, requestId, new DomainError("invalid_transform", transform.message));
     if (transform.kind === "transform" && !isRasterImage(file.mime_type) && !isVideo) {
-      return sendJsonError(res, requestId, 415, "not_an_image", "Transforms are only available for images");
+      return sendError(res, requestId, new DomainError("not_an_image", "Transforms are only available for images"));
     }
 
     let storageKey = file.storage_key;
@@ -139,8 +136,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
           beforeEncode: () => admitEncode(deps.clientIp(req)),
         });
       } catch (error) {
-        if (error instanceof MediaError) return sendJsonError(res, requestId, error.status, error.code, error.message);
-        if (error instanceof ApiError) return sendJsonError(res, requestId, error.status, error.code, error.message, error.headers);
+        if (error instanceof DomainError) return sendError(res, requestId, error);
         throw error;
       }
       storageKey = variant.storage_key;
@@ -211,13 +207,13 @@ export function createFilePathHandler(deps: FilePathDeps) {
     const rule = { points: ctx.config.TRANSFORMS_PER_MINUTE, duration: 60 };
     const result = await ctx.rateLimits.consume("transforms", ip, rule);
     if (!result.allowed) {
-      throw new ApiError(429, "rate_limited", "Too many new image sizes requested; try again shortly or use a preset", {}, rateLimitHeaders(result));
+      throw ERRORS.rateLimited("Too many new image sizes requested; try again shortly or use a preset", result);
     }
   }
 
   function missingBlob(file: ServedFileRecord, storageKey: string, res: ServerResponse, requestId: string) {
     ctx.logger.error({ fileId: file.id, storageKey }, "file row without its blob");
-    sendJsonError(res, requestId, 404, "not_found", "File not found");
+    sendError(res, requestId, ERRORS.notFound());
   }
 
   return function handleFileRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -227,14 +223,14 @@ export function createFilePathHandler(deps: FilePathDeps) {
       recordRequest(ctx, { requestId, method: req.method ?? "GET", route: FILE_ROUTE, url: req.url ?? "", status: res.statusCode, started, ip: deps.clientIp(req) }),
     );
     serve(req, res, requestId).catch((error: unknown) => {
-      const unavailable = isDatabaseUnavailable(error) ? databaseUnavailable() : isStorageThrottled(error) ? storageUnavailable() : null;
+      const unavailable = isDatabaseUnavailable(error) ? ERRORS.databaseUnavailable() : isStorageThrottled(error) ? ERRORS.storageUnavailable() : null;
       if (!res.headersSent && unavailable) {
         ctx.logger.warn({ err: error, requestId }, unavailable.message);
-        return sendJsonError(res, requestId, unavailable.status, unavailable.code, unavailable.message, unavailable.headers);
+        return sendError(res, requestId, unavailable);
       }
       ctx.logger.error({ err: error, requestId }, res.headersSent ? "file stream failed" : "file request failed");
       if (res.headersSent) return void res.destroy();
-      sendJsonError(res, requestId, 500, "internal_error", "Something went wrong");
+      sendError(res, requestId, new DomainError("internal_error", "Something went wrong"));
     });
   };
 }

@@ -1,5 +1,3 @@
-import { data } from "react-router";
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const CROSS_SITE_MESSAGE = "This request came from another site and was refused.";
@@ -35,9 +33,4 @@ export function isSameOriginRequest(request: Request, config: { appUrl: string }
     },
     config.appUrl,
   );
-}
-
-/** Throws a 403 response for a cross-site state-changing request (for actions reached without server.ts's guard). */
-export function assertSameOrigin(request: Request, config: { appUrl: string }): void {
-  if (!isSameOriginRequest(request, config)) throw data({ error: CROSS_SITE_MESSAGE }, { status: 403 });
 }

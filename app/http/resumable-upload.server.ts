@@ -1,7 +1,8 @@
 import { FileStore } from "@tus/file-store";
 import { Server } from "@tus/server";
 import type { FileRecord } from "../../db/schema";
-import { ApiError, errorBody } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { ERROR_STATUS, errorBody } from "~/http/api-response.server";
 import type { AppContext } from "~/services/app-context.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { checkResumableCreation, completeResumableUpload, TUS_EXPIRY_MS, tusDirectory } from "~/services/uploads/resumable.server";
@@ -26,8 +27,8 @@ const scopes = new WeakMap<Request, ResumableScope>();
 const servers = new WeakMap<AppContext, Server>();
 
 /** A tus error: the status and a JSON body in the script API's error shape. */
-function tusError(error: ApiError) {
-  return { status_code: error.status, body: JSON.stringify(errorBody(error.code, error.message, error.details)) };
+function tusError(error: DomainError) {
+  return { status_code: ERROR_STATUS[error.code], body: JSON.stringify(errorBody(error.code, error.message, error.details)) };
 }
 
 function scopeOf(req: Request): ResumableScope {
@@ -40,7 +41,7 @@ async function asTusError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ApiError) throw tusError(error);
+    if (error instanceof DomainError) throw tusError(error);
     throw error;
   }
 }
@@ -71,7 +72,7 @@ function resumableUploadServer(ctx: AppContext): Server {
       // Another server's key cannot see or continue this upload: it does not exist for it.
       const upload = await store.getUpload(uploadId).catch(() => undefined);
       if (!upload || upload.metadata?.server_id !== scopeOf(req).target.serverId) {
-        throw tusError(new ApiError(404, "not_found", "Upload not found"));
+        throw tusError(new DomainError("not_found", "Upload not found"));
       }
     },
     // tus's own refusals (wrong offset, missing header) are plain text; the script API answers JSON.

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "react-router";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.server";
 import { runApi } from "~/http/api-route.server";
 import { authenticate } from "~/http/guards.server";
@@ -10,10 +10,10 @@ import type { SessionUser } from "~/http/guards.server";
  * skips, as the script API is open to every origin): a 401 "Not authenticated" without a session,
  * and a 403 for a state-changing request sent from another site.
  */
-async function requireSessionForApi(request: Request, context: AppLoadContext): Promise<SessionUser> {
-  if (!isSameOriginRequest(request, context.config)) throw new ApiError(403, "permission_denied", CROSS_SITE_MESSAGE);
+async function requireSessionForApi(request: Request, context: AppLoadContext, unauthenticatedMessage: string): Promise<SessionUser> {
+  if (!isSameOriginRequest(request, context.config)) throw new DomainError("permission_denied", CROSS_SITE_MESSAGE);
   const auth = await authenticate(request, context);
-  if (!auth) throw new ApiError(401, "not_authenticated", "Not authenticated");
+  if (!auth) throw new DomainError("not_authenticated", unauthenticatedMessage);
   return auth.user;
 }
 
@@ -21,8 +21,13 @@ async function requireSessionForApi(request: Request, context: AppLoadContext): 
  * The one wrapper for cookie-authenticated endpoints under /api: the script API's error handling
  * (runApi), the origin check for state-changing requests and the session, in that order.
  */
-export function withSession(request: Request, context: AppLoadContext, run: (user: SessionUser) => Promise<Response>): Promise<Response> {
-  return runApi(context, async () => run(await requireSessionForApi(request, context)));
+export function withSession(
+  request: Request,
+  context: AppLoadContext,
+  run: (user: SessionUser) => Promise<Response>,
+  options: { unauthenticatedMessage?: string } = {},
+): Promise<Response> {
+  return runApi(context, async () => run(await requireSessionForApi(request, context, options.unauthenticatedMessage ?? "Not authenticated")));
 }
 
 /** A JSON request body, or a 400 that says the body is not JSON. */
@@ -32,6 +37,6 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, "invalid_request", "Request body must be JSON");
+    throw new DomainError("invalid_request", "Request body must be JSON");
   }
 }

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
 import type { FileRecord } from "../../db/schema";
-import { ApiError, fileTooLarge, requestTooLarge } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { AppContext } from "~/services/app-context.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "~/services/uploads/upload-fields.server";
@@ -64,13 +64,13 @@ function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number, contentTy
   return maxBytes;
 }
 
-function tooLarge(kind: "multipart" | "text" | "raw", maxBytes: number, receivedBytes: number): ApiError {
-  if (kind === "multipart") return requestTooLarge(MAX_FILES_PER_REQUEST, maxBytes, bodyCap(kind, maxBytes));
-  return fileTooLarge(maxBytes, kind === "text" ? Math.floor((receivedBytes * 3) / 4) : receivedBytes);
+function tooLarge(kind: "multipart" | "text" | "raw", maxBytes: number, receivedBytes: number): DomainError {
+  if (kind === "multipart") return ERRORS.requestTooLarge(MAX_FILES_PER_REQUEST, maxBytes, bodyCap(kind, maxBytes));
+  return ERRORS.fileTooLarge(maxBytes, kind === "text" ? Math.floor((receivedBytes * 3) / 4) : receivedBytes);
 }
 
 function requireBody(request: Request): ReadableStream<Uint8Array> {
-  if (!request.body) throw new ApiError(400, "missing_file", "No file provided");
+  if (!request.body) throw new DomainError("missing_file", "No file provided");
   return request.body;
 }
 
@@ -123,7 +123,7 @@ export async function finishUpload(ctx: AppContext, target: UploadTarget, upload
   if (uploads.length === 0) return [];
   if (fields.serverId && fields.serverId !== target.serverId) {
     await discardUploads(ctx, uploads);
-    throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
+    throw new DomainError("server_mismatch", "This API key does not belong to that server");
   }
   return commitUploads(ctx, target, uploads, fields);
 }
@@ -146,7 +146,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
       limits: { files: maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: 200, headerPairs: 50 },
     });
   } catch {
-    throw new ApiError(400, "invalid_request", "Malformed multipart body");
+    throw new DomainError("invalid_request", "Malformed multipart body");
   }
   const rawFields: Record<string, string> = {};
   const uploads: StoredUpload[] = [];
@@ -175,7 +175,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
       return;
     }
     if (uploads.length === 0 && !allowNoFiles) {
-      settle.reject(new ApiError(400, "missing_file", "No file provided"));
+      settle.reject(new DomainError("missing_file", "No file provided"));
       return;
     }
     settle.resolve({ uploads, fields, formFields: rawFields });
@@ -195,7 +195,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
   });
 
   parser.on("field", (name, value, info) => {
-    if (info.valueTruncated) fail(new ApiError(400, "invalid_request", `Field ${name} is too long`, { field: name }));
+    if (info.valueTruncated) fail(new DomainError("invalid_request", `Field ${name} is too long`, { field: name }));
     else if (!(name in rawFields)) rawFields[name] = value;
   });
   parser.on("file", (_field, stream, info) => {
@@ -219,14 +219,14 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     pending.push(task);
   });
   parser.on("filesLimit", () =>
-    fail(new ApiError(400, "invalid_request", maxFiles === 1 ? "Send one file per request" : `At most ${maxFiles} files per request`, { max_files: maxFiles })),
+    fail(new DomainError("invalid_request", maxFiles === 1 ? "Send one file per request" : `At most ${maxFiles} files per request`, { max_files: maxFiles })),
   );
-  parser.on("error", () => fail(new ApiError(400, "invalid_request", "Malformed multipart body")));
+  parser.on("error", () => fail(new DomainError("invalid_request", "Malformed multipart body")));
   parser.on("close", () => {
     if (!failure) void finish();
   });
   source.on("error", (error) => {
-    fail(new ApiError(400, "invalid_request", "The upload was interrupted", { reason: error.message }));
+    fail(new DomainError("invalid_request", "The upload was interrupted", { reason: error.message }));
     parser.destroy(error);
   });
   source.pipe(parser);
@@ -238,7 +238,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, cap: number, maxByte
   let length = 0;
   for await (const chunk of body.values({ preventCancel: true })) {
     length += chunk.length;
-    if (length > cap) throw fileTooLarge(maxBytes, Math.floor((length * 3) / 4));
+    if (length > cap) throw ERRORS.fileTooLarge(maxBytes, Math.floor((length * 3) / 4));
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -252,12 +252,12 @@ function decodeBase64(value: string, maxBytes: number): { bytes: Buffer; mime?: 
     mime = match[1] || undefined;
     text = text.slice(match[0].length);
   } else if (text.startsWith("data:")) {
-    throw new ApiError(400, "invalid_request", "Only base64 data URIs are accepted");
+    throw new DomainError("invalid_request", "Only base64 data URIs are accepted");
   }
   text = text.replace(/\s+/g, "");
-  if (!text || !BASE64.test(text)) throw new ApiError(400, "invalid_request", "The file is not valid base64");
+  if (!text || !BASE64.test(text)) throw new DomainError("invalid_request", "The file is not valid base64");
   const bytes = Buffer.from(text, "base64");
-  if (bytes.length > maxBytes) throw fileTooLarge(maxBytes, bytes.length);
+  if (bytes.length > maxBytes) throw ERRORS.fileTooLarge(maxBytes, bytes.length);
   return { bytes, mime };
 }
 
@@ -272,7 +272,7 @@ function parseTextBody(text: string, contentType: string): { payload: string; re
   if (contentType.startsWith("application/x-www-form-urlencoded") || (!text.startsWith("data:") && FORM_WITH_FILE.test(text))) {
     const form = Object.fromEntries(new URLSearchParams(text));
     const key = BASE64_KEYS.find((k) => form[k]);
-    if (!key) throw new ApiError(400, "missing_file", `No file provided (send it as base64 or a data URI in the form field file or data)`);
+    if (!key) throw new DomainError("missing_file", `No file provided (send it as base64 or a data URI in the form field file or data)`);
     const { [key]: payload, ...rest } = form;
     // A client that builds the body by hand leaves base64's "+" unescaped, which decodes as a space.
     return { payload: payload!.replace(/ /g, "+"), rest };
@@ -282,13 +282,13 @@ function parseTextBody(text: string, contentType: string): { payload: string; re
     try {
       json = JSON.parse(text);
     } catch {
-      throw new ApiError(400, "invalid_request", "The body is not valid JSON");
+      throw new DomainError("invalid_request", "The body is not valid JSON");
     }
     if (typeof json === "string") return { payload: json, rest: {} };
-    if (!json || typeof json !== "object" || Array.isArray(json)) throw new ApiError(400, "invalid_request", "The body must be a JSON object or string");
+    if (!json || typeof json !== "object" || Array.isArray(json)) throw new DomainError("invalid_request", "The body must be a JSON object or string");
     const object = json as Record<string, unknown>;
     const key = BASE64_KEYS.find((k) => typeof object[k] === "string" && object[k]);
-    if (!key) throw new ApiError(400, "missing_file", `No file provided (send it as base64 or a data URI in one of: ${BASE64_KEYS.slice(0, 3).join(", ")})`);
+    if (!key) throw new DomainError("missing_file", `No file provided (send it as base64 or a data URI in one of: ${BASE64_KEYS.slice(0, 3).join(", ")})`);
     const { [key]: payload, ...rest } = object;
     return { payload: payload as string, rest };
   }
@@ -301,7 +301,7 @@ function parseTextBody(text: string, contentType: string): { payload: string; re
  */
 async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, target: UploadTarget, { query, cap, contentType }: TextOptions): Promise<ReceivedUpload> {
   const text = (await readCapped(body, cap, target.maxBytes)).trim();
-  if (!text) throw new ApiError(400, "missing_file", "No file provided");
+  if (!text) throw new DomainError("missing_file", "No file provided");
   const { payload, rest } = parseTextBody(text, contentType);
   const fields = mergeFields(query, parseUploadFields(rest));
   const { bytes } = decodeBase64(payload, target.maxBytes);

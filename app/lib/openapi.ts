@@ -4,37 +4,12 @@
  */
 
 import { NAMED_CATEGORIES } from "~/lib/categories";
+import { ERROR_CODES } from "~/lib/error-codes";
 
 type Schema = Record<string, unknown>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string): Schema => ({ type: [type, "null"] });
-
-const errorCodes = [
-  "invalid_request",
-  "missing_file",
-  "invalid_metadata",
-  "missing_api_key",
-  "invalid_api_key",
-  "api_key_expired",
-  "permission_denied",
-  "server_mismatch",
-  "server_inactive",
-  "invalid_upload_url",
-  "not_found",
-  "method_not_allowed",
-  "file_too_large",
-  "request_too_large",
-  "quota_exceeded",
-  "unsupported_file_type",
-  "rate_limited",
-  "database_unavailable",
-  "insufficient_storage",
-  "storage_unavailable",
-  "file_infected",
-  "scanner_unavailable",
-  "internal_error",
-];
 
 const schemas: Record<string, Schema> = {
   Error: {
@@ -45,7 +20,7 @@ const schemas: Record<string, Schema> = {
       status: { const: "error" },
       error: { type: "string", description: "Human-readable message (scripts print it)" },
       message: { type: "string" },
-      code: { enum: errorCodes },
+      code: { enum: [...ERROR_CODES] },
       max_size_mb: { type: "number" },
       file_size_mb: { type: "number" },
       max_files: { type: "integer" },

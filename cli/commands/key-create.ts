@@ -1,4 +1,5 @@
-import { createApiKey, InvalidPermissionError } from "../../app/services/api-keys/keys.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { isDomainError } from "../../app/services/platform/domain-error.server.ts";
 import { findServerById } from "../../app/services/servers/servers.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
@@ -21,7 +22,7 @@ export const keyCreate: Command = {
         text: secret,
       };
     } catch (error) {
-      if (error instanceof InvalidPermissionError) throw new UsageError(error.message);
+      if (isDomainError(error, "invalid_request")) throw new UsageError(error.message);
       throw error;
     }
   },

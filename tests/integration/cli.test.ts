@@ -93,7 +93,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
 
     const duplicate = await cli("user:create", "--email", "OWNER@example.com", "--password", "hunter22");
     expect(duplicate.code).toBe(1);
-    expect(duplicate.stderr).toContain("already exists");
+    expect(duplicate.stderr).toContain("User already registered");
 
     const noOwner = await cli("server:create", "--owner", "nobody@example.com", "--name", "X");
     expect(noOwner.code).toBe(2);

@@ -8,7 +8,8 @@ import pino from "pino";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../app/services/platform/env.server.ts";
-import { MediaError } from "../../app/services/media/images.server.ts";
+import { DomainError } from "../../app/services/platform/domain-error.server.ts";
+import { ERROR_STATUS } from "../../app/http/api-response.server.ts";
 import { processUploadedMedia, type MediaDeps, type StoredUpload } from "../../app/services/media/process-upload.server.ts";
 import { DiskBlobStore } from "../../storage/disk.ts";
 import { gameScreenshot, photoWithGps, ssim } from "../helpers/images.ts";
@@ -37,13 +38,13 @@ async function keys(): Promise<string[]> {
   return out.sort();
 }
 
-async function refusal(promise: Promise<unknown>): Promise<MediaError> {
+async function refusal(promise: Promise<unknown>): Promise<DomainError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(MediaError);
-  return error as MediaError;
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
 }
 
 beforeAll(() => {
@@ -107,7 +108,7 @@ describe("images at upload", () => {
     const started = performance.now();
     const error = await refusal(processUploadedMedia(deps, upload, settings));
     expect(performance.now() - started).toBeLessThan(500);
-    expect(error.status).toBe(413);
+    expect(ERROR_STATUS[error.code]).toBe(413);
     expect(error.code).toBe("image_too_large");
     expect(error.message).toBe("Image of 100000×100000 pixels (10000 MP) exceeds the limit of 50 MP");
   });
@@ -117,7 +118,7 @@ describe("images at upload", () => {
     const started = performance.now();
     const error = await refusal(processUploadedMedia(deps, upload, settings));
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect([error.status, error.code]).toEqual([413, "too_many_frames"]);
+    expect([ERROR_STATUS[error.code], error.code]).toEqual([413, "too_many_frames"]);
     expect(error.message).toBe("Animated image has 501 frames; the limit is 500");
   });
 
@@ -132,11 +133,11 @@ describe("images at upload", () => {
     const full = await gameScreenshot(800, 600, 5, "jpeg");
     const truncated = await store(full.subarray(0, Math.floor(full.length * 0.6)), "image/jpeg", "jpg");
     const cut = await refusal(processUploadedMedia(deps, truncated, settings));
-    expect([cut.status, cut.code]).toEqual([400, "image_corrupt"]);
+    expect([ERROR_STATUS[cut.code], cut.code]).toEqual([400, "image_corrupt"]);
 
     const garbage = await store(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), randomBytes(200)]), "image/png", "png");
     const bad = await refusal(processUploadedMedia(deps, garbage, settings));
-    expect([bad.status, bad.code]).toEqual([415, "invalid_image"]);
+    expect([ERROR_STATUS[bad.code], bad.code]).toEqual([415, "invalid_image"]);
     expect(await keys()).toEqual([...before, garbage.storageKey, truncated.storageKey].sort());
   });
 

@@ -11,7 +11,6 @@ import {
   createServerWithinQuota,
   deleteServerWithFiles,
   rotateWebhookSecret,
-  ServerQuotaError,
   setDefaultVisibility,
   updateServerSettings,
 } from "../../app/services/servers/server-settings.server.ts";
@@ -115,9 +114,10 @@ describe("server management", () => {
   it("refuses a server that would pass the quota, with the spec's message, and creates nothing", async () => {
     const user = await newUser();
     await reserveQuota(server.ctx.db, user.id, Math.round(4.98 * GB));
-    await expect(createServerWithinQuota(server.ctx.db, user.id, values({ maxFileSizeMb: 50 }))).rejects.toThrow(
-      new ServerQuotaError(5, 4.98),
-    );
+    await expect(createServerWithinQuota(server.ctx.db, user.id, values({ maxFileSizeMb: 50 }))).rejects.toMatchObject({
+      code: "server_quota_exceeded",
+      message: "Creating this server would exceed your storage quota of 5GB. Current usage: 4.98GB",
+    });
     await expect(createServerWithinQuota(server.ctx.db, user.id, values())).rejects.toThrow(
       "Creating this server would exceed your storage quota of 5GB. Current usage: 4.98GB",
     );

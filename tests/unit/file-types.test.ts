@@ -9,6 +9,8 @@ import {
 } from "../../app/lib/file-types.ts";
 import { serverFormSchema } from "../../app/lib/server-form.ts";
 import { assertTypeAllowed, detectType, isTypeAllowed, SNIFF_BYTES, webmCodecIds } from "../../app/services/uploads/accepted-types.server.ts";
+import { ERROR_STATUS } from "../../app/http/api-response.server.ts";
+import type { DomainError } from "../../app/services/platform/domain-error.server.ts";
 import { testAudio, testClip } from "../helpers/media-fixtures.ts";
 
 const sniff = (bytes: Buffer, filename?: string) => detectType(bytes.subarray(0, SNIFF_BYTES), filename);
@@ -110,8 +112,9 @@ describe("the allow-list check", () => {
     } catch (caught) {
       error = caught;
     }
+    expect(ERROR_STATUS[(error as DomainError).code]).toBe(415);
     expect(error).toMatchObject({
-      status: 415,
+      code: "unsupported_file_type",
       message: "File type webm (video/webm) is not allowed on this server. Allowed: Images (jpg, png), Video (mp4)",
       details: {
         allowed_types: ["jpg", "png", "mp4"],

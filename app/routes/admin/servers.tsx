@@ -21,7 +21,6 @@ import { formatBytes, formatDate, hostnameOf } from "~/lib/portal-format";
 import { adminDeleteConfirm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listAllServers } from "~/services/stats/admin-stats.server";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { requireUserWithRole } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { deleteServerWithFiles } from "~/services/servers/server-settings.server";
@@ -37,7 +36,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const { user } = await requireUserWithRole(request, context, "admin");
   const form = await request.formData();
   const serverId = String(form.get("serverId") ?? "");

@@ -5,11 +5,12 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
 import { pageTitle } from "~/lib/site";
 import { isRole } from "~/lib/roles";
-import { listUsersForAdmin, RoleChangeError, setUserRole } from "~/services/accounts/roles.server";
+import { listUsersForAdmin, setUserRole } from "~/services/accounts/roles.server";
 import { requireUserWithRole } from "~/http/guards.server";
 import { listPlansForAdmin } from "~/services/billing/subscriptions.server";
 import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/users";
+import { isDomainError } from "~/services/platform/domain-error.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserWithRole(request, context, "admin");
@@ -32,7 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await setUserRole(context.db, { actorId: actor.id, userId, role });
   } catch (error) {
-    if (error instanceof RoleChangeError) return back("error", "Error", error.message);
+    if (isDomainError(error, "role_change_refused", "not_found")) return back("error", "Error", error.message);
     context.logger.error({ err: error, userId }, "role change failed");
     return back("error", "Error", "Failed to update user role");
   }

@@ -1,4 +1,5 @@
-import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "~/services/billing/stripe-events.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import { handleStripeEvent, verifyWebhook } from "~/services/billing/stripe-events.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import type { Route } from "./+types/stripe-webhook";
 
@@ -19,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     event = verifyWebhook(billing, raw, request.headers.get("stripe-signature"));
   } catch (error) {
-    if (!(error instanceof WebhookSignatureError)) throw error;
+    if (!isDomainError(error, "invalid_signature")) throw error;
     context.logger.warn({ requestId: context.requestId, reason: error.message }, "stripe webhook refused");
     return Response.json({ error: `Webhook signature verification failed: ${error.message}` }, { status: 400 });
   }

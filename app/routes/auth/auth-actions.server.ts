@@ -2,14 +2,15 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
 import { sendAccountMail } from "~/services/accounts/account-mail.server";
-import { AuthError, registerWithPassword } from "~/services/accounts/password-accounts.server";
+import { registerWithPassword } from "~/services/accounts/password-accounts.server";
 import { consumeAuthLimit, refundAuthLimit, tooManyAttemptsMessage } from "~/services/accounts/sign-in-limits.server";
 import { createAuthenticator } from "~/http/authenticator.server";
 import { safeRedirectPath } from "~/http/guards.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 import { createSession, serializeSessionCookie } from "~/services/accounts/sessions.server";
 import { createToastHeaders } from "~/http/toast.server";
-import { EmailTakenError } from "~/services/accounts/users.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
 
 export interface AuthActionData {
   intent: "signin" | "signup" | null;
@@ -66,18 +67,12 @@ export async function handleSignIn(request: Request, form: FormData, context: Ap
       description: "You have successfully signed in.",
     });
   } catch (error) {
-    if (!(error instanceof AuthError)) throw error;
-    let status = 400;
-    if (error.message === "Invalid login credentials") {
-      status = 401;
-    } else {
-      // Not a wrong password (unconfirmed e-mail, missing field): the attempt does not count.
-      await refundAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
-      if (error.message === "Email not confirmed") status = 403;
-    }
+    if (!isDomainError(error, "invalid_credentials", "email_not_confirmed", "invalid_request")) throw error;
+    // Only a wrong password counts against the account; an unconfirmed e-mail or a missing field does not.
+    if (error.code !== "invalid_credentials") await refundAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
     return data<AuthActionData>(
-      { intent: "signin", error: signInErrorMessage(error.message), fields, offerResend: status === 403 },
-      { status },
+      { intent: "signin", error: signInErrorMessage(error.message), fields, offerResend: error.code === "email_not_confirmed" },
+      { status: ERROR_STATUS[error.code] },
     );
   }
 }
@@ -100,8 +95,8 @@ export async function handleSignUp(form: FormData, context: AppLoadContext) {
   try {
     registered = await registerWithPassword(context.db, parsed.value);
   } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error;
-    return data<AuthActionData>({ intent: "signup", error: signUpErrorMessage(error.message), fields }, { status: 409 });
+    if (!isDomainError(error, "email_taken")) throw error;
+    return data<AuthActionData>({ intent: "signup", error: signUpErrorMessage(error.message), fields }, { status: ERROR_STATUS[error.code] });
   }
   try {
     await sendAccountMail(context, "confirm", registered.user.email!, registered.confirmToken);

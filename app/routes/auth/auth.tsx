@@ -6,7 +6,6 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { pageTitle } from "~/lib/site";
 import { handleSignIn, handleSignUp, type AuthActionData } from "./auth-actions.server";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import type { Route } from "./+types/auth";
 
@@ -18,7 +17,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const form = await request.clone().formData();
   switch (form.get("intent")) {
     case "signin":

@@ -1,7 +1,8 @@
 import { redirect, type AppLoadContext } from "react-router";
 import { OAuth2RequestError } from "remix-auth-oauth2";
 import { createDiscordAuthenticator } from "~/http/authenticator.server";
-import { DiscordAccountError, linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import { linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import { createToastHeaders } from "~/http/toast.server";
 import { signInAndRedirect } from "./auth-actions.server";
@@ -16,7 +17,7 @@ async function fail(to: string, title: string, description: string) {
 
 function providerMessage(error: unknown, context: AppLoadContext): string {
   if (error instanceof OAuth2RequestError) return error.description ?? error.code;
-  if (error instanceof DiscordAccountError) return error.message;
+  if (isDomainError(error, "discord_unavailable", "discord_account_conflict")) return error.message;
   if (error instanceof RangeError || error instanceof ReferenceError) {
     return "The Discord sign-in request expired or did not match. Please try again.";
   }

@@ -1,5 +1,4 @@
 import { data, redirect } from "react-router";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { clearSessionCookie, readSessionToken, revokeSession } from "~/services/accounts/sessions.server";
 import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/sign-out";
@@ -10,7 +9,6 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const token = readSessionToken(context.config, request.headers.get("Cookie"));
   if (token) {
     try {

@@ -8,7 +8,6 @@ import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { pageTitle } from "~/lib/site";
 import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { requireUser } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
@@ -50,7 +49,6 @@ const FAILURES: Record<string, [string, string]> = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const user = await requireUser(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

@@ -14,7 +14,6 @@ import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { requireUser } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
@@ -60,7 +59,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 const NOT_FOUND = "Server Not Found";
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const user = await requireUser(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");

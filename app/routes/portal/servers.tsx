@@ -11,11 +11,12 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CREATE_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
-import { assertSameOrigin } from "~/http/origin-check.server";
 import { requireUser } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { createServerWithinQuota, listServersWithUsage, ServerQuotaError } from "~/services/servers/server-settings.server";
+import { createServerWithinQuota, listServersWithUsage } from "~/services/servers/server-settings.server";
 import type { Route } from "./+types/servers";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("My Servers", matches[0]?.loaderData?.appName) }];
@@ -27,7 +28,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request, context.config);
   const user = await requireUser(request, context);
   const form = await request.formData();
   const parsed = parseServerForm(form, "Error creating server");
@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const server = await createServerWithinQuota(context.db, user.id, parsed.data);
     return actionOk({ type: "success", title: "Server created", description: `Server "${server.name}" has been created successfully.` }, { serverId: server.id });
   } catch (error) {
-    if (error instanceof ServerQuotaError) return actionFail("Error creating server", error.message, 409);
+    if (isDomainError(error, "server_quota_exceeded")) return actionFail("Error creating server", error.message, ERROR_STATUS[error.code]);
     context.logger.error({ err: error }, "server create failed");
     return actionFail("Error creating server", "Failed to create server.", 500);
   }

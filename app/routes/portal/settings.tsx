@@ -6,7 +6,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { formatDate } from "~/lib/account-format";
 import { pageTitle } from "~/lib/site";
-import { DiscordAccountError, getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
+import { getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import { requireUser } from "~/http/guards.server";
 import { createToastHeaders } from "~/http/toast.server";
 import type { Route } from "./+types/settings";
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await unlinkDiscord(context.db, user.id);
   } catch (error) {
-    if (!(error instanceof DiscordAccountError)) throw error;
+    if (!isDomainError(error, "discord_account_conflict", "not_found")) throw error;
     return redirect("/settings", {
       headers: await createToastHeaders({ type: "error", title: "Failed to unlink Discord", description: error.message }),
     });

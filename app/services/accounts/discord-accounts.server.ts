@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/index";
 import type { User } from "../../../db/schema";
-import { createUser, EmailTakenError, findUserByEmail, findUserById } from "~/services/accounts/users.server";
+import { createUser, findUserByEmail, findUserById } from "~/services/accounts/users.server";
+import { DomainError, isDomainError } from "~/services/platform/domain-error.server";
 
 export interface DiscordProfile {
   id: string;
@@ -9,13 +10,6 @@ export interface DiscordProfile {
   avatar: string | null;
   email: string | null;
   verified: boolean;
-}
-
-export class DiscordAccountError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DiscordAccountError";
-  }
 }
 
 const EMAIL_IN_USE =
@@ -28,9 +22,9 @@ export function discordAvatarUrl(profile: Pick<DiscordProfile, "id" | "avatar">)
 /** Reads the signed-in Discord user from `{apiBase}/users/@me`. */
 export async function fetchDiscordProfile(apiBase: string, accessToken: string): Promise<DiscordProfile> {
   const res = await fetch(`${apiBase.replace(/\/+$/, "")}/users/@me`, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (!res.ok) throw new DiscordAccountError(`Discord did not return your profile (HTTP ${res.status}).`);
+  if (!res.ok) throw new DomainError("discord_unavailable", `Discord did not return your profile (HTTP ${res.status}).`);
   const body = (await res.json()) as Record<string, unknown>;
-  if (typeof body.id !== "string" || typeof body.username !== "string") throw new DiscordAccountError("Discord returned an unexpected profile.");
+  if (typeof body.id !== "string" || typeof body.username !== "string") throw new DomainError("discord_unavailable", "Discord returned an unexpected profile.");
   return {
     id: body.id,
     username: body.username,
@@ -63,7 +57,7 @@ export async function signInWithDiscord(db: Db, profile: DiscordProfile): Promis
   }
   const email = profile.email && profile.verified ? profile.email : null;
   if (email && (await findUserByEmail(db, email))) {
-    throw new DiscordAccountError(EMAIL_IN_USE);
+    throw new DomainError("discord_account_conflict", EMAIL_IN_USE);
   }
   const user = await createUser(db, {
     email,
@@ -72,7 +66,7 @@ export async function signInWithDiscord(db: Db, profile: DiscordProfile): Promis
     verified: Boolean(email),
     identity: { provider: "discord", providerUserId: profile.id, username: profile.username, avatar: profile.avatar, email: profile.email },
   }).catch((error: unknown) => {
-    if (error instanceof EmailTakenError) throw new DiscordAccountError(EMAIL_IN_USE);
+    if (isDomainError(error, "email_taken")) throw new DomainError("discord_account_conflict", EMAIL_IN_USE);
     throw error;
   });
   return { user, created: true };
@@ -85,9 +79,9 @@ export async function linkDiscord(db: Db, userId: string, profile: DiscordProfil
     .where("provider", "=", "discord")
     .where("provider_user_id", "=", profile.id)
     .executeTakeFirst();
-  if (owner && owner.user_id !== userId) throw new DiscordAccountError("This Discord account is already linked to another account.");
+  if (owner && owner.user_id !== userId) throw new DomainError("discord_account_conflict", "This Discord account is already linked to another account.");
   if (owner) return;
-  if (await getDiscordIdentity(db, userId)) throw new DiscordAccountError("Another Discord account is already linked. Unlink it first.");
+  if (await getDiscordIdentity(db, userId)) throw new DomainError("discord_account_conflict", "Another Discord account is already linked. Unlink it first.");
   await db
     .insertInto("identities")
     .values({ user_id: userId, provider: "discord", provider_user_id: profile.id, username: profile.username, avatar: profile.avatar, email: profile.email })
@@ -98,11 +92,11 @@ export async function linkDiscord(db: Db, userId: string, profile: DiscordProfil
 /** Spec messages: "No user found", "No Discord account linked"; the last way to sign in stays. */
 export async function unlinkDiscord(db: Db, userId: string): Promise<void> {
   const user = await findUserById(db, userId);
-  if (!user) throw new DiscordAccountError("No user found");
+  if (!user) throw new DomainError("not_found", "No user found");
   const identity = await getDiscordIdentity(db, userId);
-  if (!identity) throw new DiscordAccountError("No Discord account linked");
+  if (!identity) throw new DomainError("discord_account_conflict", "No Discord account linked");
   if (!user.password_hash || !user.email) {
-    throw new DiscordAccountError("Discord is the only way to sign in to this account, so it cannot be unlinked.");
+    throw new DomainError("discord_account_conflict", "Discord is the only way to sign in to this account, so it cannot be unlinked.");
   }
   await db.deleteFrom("identities").where("id", "=", identity.id).execute();
 }

@@ -4,14 +4,7 @@ import { consumeAuthToken, issueAuthToken, type TokenCheck } from "~/services/ac
 import { hashPassword, verifyPassword } from "~/services/accounts/passwords.server";
 import { revokeUserSessions } from "~/services/accounts/sessions.server";
 import { createUser, findUserByEmail } from "~/services/accounts/users.server";
-
-/** An auth failure carrying the backend message the spec's catalogue translates (§8). */
-export class AuthError extends Error {
-  constructor(message: "Invalid login credentials" | "Email not confirmed" | (string & {})) {
-    super(message);
-    this.name = "AuthError";
-  }
-}
+import { DomainError } from "~/services/platform/domain-error.server";
 
 let dummyHash: Promise<string> | undefined;
 
@@ -24,10 +17,10 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   if (!user?.password_hash) {
     dummyHash ??= hashPassword("not a real password");
     await verifyPassword(await dummyHash, password);
-    throw new AuthError("Invalid login credentials");
+    throw new DomainError("invalid_credentials", "Invalid login credentials");
   }
-  if (!(await verifyPassword(user.password_hash, password))) throw new AuthError("Invalid login credentials");
-  if (!user.email_verified_at) throw new AuthError("Email not confirmed");
+  if (!(await verifyPassword(user.password_hash, password))) throw new DomainError("invalid_credentials", "Invalid login credentials");
+  if (!user.email_verified_at) throw new DomainError("email_not_confirmed", "Email not confirmed");
   return user;
 }
 

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { AdminUserRow, Role } from "~/lib/roles";
+import { DomainError } from "~/services/platform/domain-error.server";
 
 /** Every account, newest first, with its server count and stored bytes (spec: the admin list). */
 export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
@@ -31,13 +32,6 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
   }));
 }
 
-export class RoleChangeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RoleChangeError";
-  }
-}
-
 /**
  * Moves a user to any role. The admin rows are locked first, so two admins demoting themselves
  * at once cannot leave the system with none.
@@ -46,9 +40,9 @@ export async function setUserRole(db: Db, input: { actorId: string; userId: stri
   await db.transaction().execute(async (trx) => {
     const admins = await trx.selectFrom("users").select("id").where("role", "=", "admin").forUpdate().execute();
     const target = await trx.selectFrom("users").select(["id", "role"]).where("id", "=", input.userId).executeTakeFirst();
-    if (!target) throw new RoleChangeError("User not found");
+    if (!target) throw new DomainError("not_found", "User not found");
     if (target.role === "admin" && input.role !== "admin" && admins.length <= 1) {
-      throw new RoleChangeError(
+      throw new DomainError("role_change_refused", 
         input.userId === input.actorId
           ? "You are the only admin, so you cannot remove your own admin role."
           : "At least one admin must remain.",

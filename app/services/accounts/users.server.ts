@@ -1,13 +1,7 @@
 import type { Db } from "../../../db/index";
 import type { Role, User } from "../../../db/schema";
 import { hashPassword } from "~/services/accounts/passwords.server";
-
-export class EmailTakenError extends Error {
-  constructor() {
-    super("User already registered");
-    this.name = "EmailTakenError";
-  }
-}
+import { DomainError } from "~/services/platform/domain-error.server";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -39,7 +33,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
   return db.transaction().execute(async (trx) => {
     if (email !== null) {
       const existing = await trx.selectFrom("users").select("id").where((eb) => eb(eb.fn("lower", ["email"]), "=", email)).executeTakeFirst();
-      if (existing) throw new EmailTakenError();
+      if (existing) throw new DomainError("email_taken", "User already registered");
     }
     const user = await trx
       .insertInto("users")
@@ -54,7 +48,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
       .returningAll()
       .executeTakeFirstOrThrow()
       .catch((error: { code?: string }) => {
-        if (error.code === "23505") throw new EmailTakenError();
+        if (error.code === "23505") throw new DomainError("email_taken", "User already registered");
         throw error;
       });
     await trx.insertInto("account_usage").values({ user_id: user.id }).execute();

@@ -1,5 +1,5 @@
 import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "~/lib/api-limits";
-import { ApiError } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { isTier, type Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey, type ApiKeyPermission } from "~/services/api-keys/keys.server";
@@ -53,8 +53,8 @@ export interface AuthenticateOptions {
   serverId?: string | null;
 }
 
-function rateLimited(result: LimitResult, message: string): ApiError {
-  return new ApiError(429, "rate_limited", message, { retry_after: result.resetSeconds }, rateLimitHeaders(result));
+function rateLimited(result: LimitResult, message: string): DomainError {
+  return ERRORS.rateLimited(message, result);
 }
 
 /**
@@ -76,7 +76,7 @@ export async function acceptCredential(ctx: AppContext, ip: string, credentialHa
 }
 
 /**
- * Resolves the caller of a script API request or throws the ApiError to answer with:
+ * Resolves the caller of a script API request or throws the DomainError to answer with:
  * 401 for a missing, malformed, unknown, revoked or expired key (each counted against the IP),
  * 403 for a missing permission or another server's id, 429 over a budget. A valid key is never
  * refused because other keys from its address failed.
@@ -87,21 +87,21 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   // Malformed keys never reach the database, and count like any other failure.
   const hash = secret && isWellFormedApiKey(secret) ? hashApiKey(secret) : null;
   await reserveCredentialAttempt(ctx, ip, hash);
-  if (!secret) throw new ApiError(401, "missing_api_key", "API key required");
-  if (!hash) throw new ApiError(401, "invalid_api_key", "Invalid API key");
+  if (!secret) throw new DomainError("missing_api_key", "API key required");
+  if (!hash) throw new DomainError("invalid_api_key", "Invalid API key");
 
   const row = await findApiKeyBySecret(ctx.db, secret);
-  if (!row || row.status !== "active") throw new ApiError(401, "invalid_api_key", "Invalid API key");
-  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new ApiError(401, "api_key_expired", "API key expired");
+  if (!row || row.status !== "active") throw new DomainError("invalid_api_key", "Invalid API key");
+  if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new DomainError("api_key_expired", "API key expired");
   await acceptCredential(ctx, ip, hash);
 
   const claimed = options.serverId?.trim();
   if (claimed && claimed !== row.server_id) {
-    throw new ApiError(403, "server_mismatch", "This API key does not belong to that server");
+    throw new DomainError("server_mismatch", "This API key does not belong to that server");
   }
   const permissions = row.permissions.filter((p): p is ApiKeyPermission => ["upload", "read", "delete"].includes(p));
   if (options.permission && !permissions.includes(options.permission)) {
-    throw new ApiError(403, "permission_denied", `This API key does not have ${options.permission} permission`);
+    throw new DomainError("permission_denied", `This API key does not have ${options.permission} permission`);
   }
 
   const tier = isTier(row.tier) ? row.tier : "free";
@@ -130,5 +130,5 @@ export async function consumeUploadBudget(ctx: AppContext, serverId: string, tie
 }
 
 export function requireActiveServer(status: string): void {
-  if (status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+  if (status !== "active") throw new DomainError("server_inactive", "This server is not active and cannot accept uploads");
 }

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { Db } from "../../../db/index";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import {
   createApiKey,
   DEFAULT_API_KEY_PERMISSIONS,
   deleteApiKey,
-  InvalidPermissionError,
   listApiKeys,
   regenerateApiKey,
   updateApiKey,
@@ -41,26 +40,19 @@ const updateSchema = z.object({
   expires_at: z.iso.datetime({ offset: true }).nullish(),
 });
 
-function invalid(error: z.ZodError): ApiError {
-  return new ApiError(400, "invalid_request", error.issues[0]?.message ?? "Invalid request");
+function invalid(error: z.ZodError): DomainError {
+  return new DomainError("invalid_request", error.issues[0]?.message ?? "Invalid request");
 }
 
 const isKeyId = (value: string) => z.uuid().safeParse(value).success;
 
-function keyNotFound(): ApiError {
-  return new ApiError(404, "not_found", "API key not found");
+function keyNotFound(): DomainError {
+  return new DomainError("not_found", "API key not found");
 }
 
 async function withServerNames(db: Db, userId: string, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
   const names = new Map((await listServersForUser(db, userId)).map((s) => [s.id, s.name]));
   return keys.map((key) => ({ ...key, servers: names.has(key.server_id) ? { name: names.get(key.server_id)! } : null }));
-}
-
-function permissionsOrError<T>(run: () => Promise<T>): Promise<T> {
-  return run().catch((error) => {
-    if (error instanceof InvalidPermissionError) throw new ApiError(400, "invalid_request", error.message);
-    throw error;
-  });
 }
 
 export async function listManagedKeys(db: Db, userId: string, serverId?: string): Promise<ManagedApiKey[]> {
@@ -87,16 +79,14 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
   const server = await findServerForUser(db, userId, input.server_id);
-  if (!server) throw new ApiError(404, "not_found", "Server not found");
-  const created = await permissionsOrError(() =>
-    createApiKey(db, {
-      serverId: server.id,
-      userId,
-      name: input.name,
-      permissions: input.permissions ?? DEFAULT_API_KEY_PERMISSIONS,
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-    }),
-  );
+  if (!server) throw new DomainError("not_found", "Server not found");
+  const created = await createApiKey(db, {
+    serverId: server.id,
+    userId,
+    name: input.name,
+    permissions: input.permissions ?? DEFAULT_API_KEY_PERMISSIONS,
+    expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+  });
   const data = { ...created.key, servers: { name: server.name }, api_key: created.secret };
   return { status: 201, body: { data, api_key: created.secret } };
 }
@@ -107,14 +97,12 @@ export async function updateManagedKey(db: Db, userId: string, keyId: string, bo
   const parsed = updateSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
-  const updated = await permissionsOrError(() =>
-    updateApiKey(db, userId, keyId, {
-      name: input.name,
-      permissions: input.permissions,
-      status: input.status,
-      expiresAt: input.expires_at === undefined ? undefined : input.expires_at ? new Date(input.expires_at) : null,
-    }),
-  );
+  const updated = await updateApiKey(db, userId, keyId, {
+    name: input.name,
+    permissions: input.permissions,
+    status: input.status,
+    expiresAt: input.expires_at === undefined ? undefined : input.expires_at ? new Date(input.expires_at) : null,
+  });
   if (!updated) throw keyNotFound();
   const [key] = await withServerNames(db, userId, [updated]);
   return key;

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { ApiKey } from "../../../db/schema";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
+import { DomainError } from "~/services/platform/domain-error.server";
 
 export const API_KEY_PERMISSIONS = ["upload", "read", "delete"] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
@@ -23,13 +24,6 @@ export interface CreatedApiKey {
   secret: string;
 }
 
-export class InvalidPermissionError extends Error {
-  constructor(value: string) {
-    super(`Unknown permission "${value}" (use ${API_KEY_PERMISSIONS.join(", ")})`);
-    this.name = "InvalidPermissionError";
-  }
-}
-
 export function isWellFormedApiKey(value: string): boolean {
   return KEY_PATTERN.test(value);
 }
@@ -47,7 +41,7 @@ export function normalisePermissions(input: readonly string[] | undefined): ApiK
   if (!input || input.length === 0) return [...DEFAULT_API_KEY_PERMISSIONS];
   const wanted = new Set(input.map((p) => p.trim().toLowerCase()).filter(Boolean));
   for (const p of wanted) {
-    if (!(API_KEY_PERMISSIONS as readonly string[]).includes(p)) throw new InvalidPermissionError(p);
+    if (!(API_KEY_PERMISSIONS as readonly string[]).includes(p)) throw new DomainError("invalid_request", `Unknown permission "${p}" (use ${API_KEY_PERMISSIONS.join(", ")})`);
   }
   return API_KEY_PERMISSIONS.filter((p) => wanted.has(p));
 }

@@ -1,20 +1,10 @@
 import type { Db } from "../../../db/index";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { BILLING_MESSAGES } from "~/lib/billing-messages";
 import { ADDON_MAX_GB, ADDON_MIN_GB, isPaidTier, PLANS, type PaidTier } from "~/lib/plans";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import type { Billing } from "~/services/billing/stripe-client.server";
 import { isLiveStatus, saveStripeCustomer } from "~/services/billing/subscriptions.server";
-
-/** A refusal with the message the Billing screen shows and the HTTP status of the endpoint. */
-export class BillingError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-    this.name = "BillingError";
-  }
-}
 
 export interface BillingUser {
   id: string;
@@ -26,12 +16,12 @@ async function resolvePriceId(billing: Billing, tier: PaidTier): Promise<string>
   const cached = billing.priceIds.get(tier);
   if (cached) return cached;
   const configured = billing.prices[tier];
-  if (!configured) throw new BillingError(`The ${PLANS[tier].name} plan is not available for purchase on this instance`);
+  if (!configured) throw new DomainError("plan_unavailable", `The ${PLANS[tier].name} plan is not available for purchase on this instance`);
   let id = configured;
   if (!configured.startsWith("price_")) {
     const found = await billing.stripe.prices.list({ lookup_keys: [configured], active: true, limit: 1 });
     const price = found.data[0];
-    if (!price) throw new BillingError(`The ${PLANS[tier].name} plan is not available for purchase on this instance`, 500);
+    if (!price) throw new DomainError("billing_not_configured", `The ${PLANS[tier].name} plan is not available for purchase on this instance`);
     id = price.id;
   }
   billing.priceIds.set(tier, id);
@@ -81,7 +71,7 @@ export interface CheckoutInput {
  * subscription.
  */
 export async function createCheckout(db: Db, billing: Billing, input: CheckoutInput): Promise<{ url: string }> {
-  if (!isPaidTier(input.tier)) throw new BillingError("Please choose one of the paid plans");
+  if (!isPaidTier(input.tier)) throw new DomainError("plan_unavailable", "Please choose one of the paid plans");
   const tier = input.tier;
   if (await liveStripeSubscription(db, input.user.id)) return openCustomerPortal(db, billing, input);
   const price = await resolvePriceId(billing, tier);
@@ -97,7 +87,7 @@ export async function createCheckout(db: Db, billing: Billing, input: CheckoutIn
     success_url: `${input.appUrl}/billing?success=true`,
     cancel_url: `${input.appUrl}/billing?canceled=true`,
   });
-  if (!session.url) throw new BillingError("Stripe did not return a checkout address", 502);
+  if (!session.url) throw new DomainError("payment_provider_error", "Stripe did not return a checkout address");
   return { url: session.url };
 }
 
@@ -117,7 +107,7 @@ export interface StoragePurchaseInput {
 export function validateStorageGb(value: unknown): number {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   if (typeof n !== "number" || !Number.isInteger(n) || n < ADDON_MIN_GB || n > ADDON_MAX_GB) {
-    throw new BillingError(BILLING_MESSAGES.invalidAmountMessage);
+    throw new DomainError("invalid_request", BILLING_MESSAGES.invalidAmountMessage);
   }
   return n;
 }
@@ -147,6 +137,6 @@ export async function purchaseStorage(db: Db, billing: Billing, input: StoragePu
     success_url: `${input.appUrl}/billing?storage_success=true`,
     cancel_url: `${input.appUrl}/billing?storage_canceled=true`,
   });
-  if (!session.url) throw new BillingError("Stripe did not return a checkout address", 502);
+  if (!session.url) throw new DomainError("payment_provider_error", "Stripe did not return a checkout address");
   return { url: session.url };
 }

@@ -1,3 +1,4 @@
+import { DomainError } from "~/services/platform/domain-error.server";
 import type Stripe from "stripe";
 import type { Db } from "../../../db/index";
 import { isPaidTier, type PaidTier } from "~/lib/plans";
@@ -12,20 +13,13 @@ import {
   setUserPlan,
 } from "~/services/billing/subscriptions.server";
 
-export class WebhookSignatureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WebhookSignatureError";
-  }
-}
-
 /** Checks the Stripe-Signature header against the raw body, exactly as received. */
 export function verifyWebhook(billing: Billing, rawBody: Buffer, signature: string | null): Stripe.Event {
-  if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header");
+  if (!signature) throw new DomainError("invalid_signature", "Missing Stripe-Signature header");
   try {
     return billing.stripe.webhooks.constructEvent(rawBody, signature, billing.webhookSecret);
   } catch (error) {
-    throw new WebhookSignatureError(error instanceof Error ? error.message : "Invalid signature");
+    throw new DomainError("invalid_signature", error instanceof Error ? error.message : "Invalid signature");
   }
 }
 

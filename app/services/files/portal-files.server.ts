@@ -1,10 +1,11 @@
 import type { Db } from "../../../db/index";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { AppContext } from "~/services/app-context.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
 import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/services/files/lookup.server";
 import { fileUrl } from "~/services/files/file-views.server";
-import { isRasterImage, MediaError, type ImageLimits } from "~/services/media/images.server";
+import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/media/images.server";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "~/services/media/transforms.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -31,7 +32,7 @@ export async function galleryThumbnail(
   try {
     return await getOrCreateVariant(deps, file, THUMBNAIL_SPEC);
   } catch (error) {
-    if (error instanceof MediaError) return null;
+    if (isDomainError(error, ...MEDIA_REFUSALS)) return null;
     throw error;
   }
 }

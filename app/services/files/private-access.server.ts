@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../../db/index";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { authenticateApiRequest } from "~/services/api-keys/key-auth.server";
 import { recordApiCall } from "~/services/api-keys/key-usage.server";
 import type { AppContext } from "~/services/app-context.server";
@@ -31,7 +31,7 @@ export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, ser
     );
     return true;
   } catch (error) {
-    if (error instanceof ApiError) return false;
+    if (error instanceof DomainError) return false;
     throw error;
   }
 }
@@ -57,7 +57,7 @@ async function urlSigningSecret(db: Db, serverId: string): Promise<string | unde
 /** A link to a private file that works without a key until it expires. */
 export async function createSignedFileUrl(db: Db, cdnBaseUrl: string, file: FilePath, expiresInS: number, now = Date.now()) {
   const secret = await urlSigningSecret(db, file.server_id);
-  if (!secret) throw new ApiError(404, "not_found", "File not found");
+  if (!secret) throw new DomainError("not_found", "File not found");
   const expires = Math.floor(now / 1000) + expiresInS;
   const signature = fileUrlSignature(secret, file, expires);
   return { url: `${cdnBaseUrl}${filePathOf(file)}?expires=${expires}&sig=${signature}`, expires_at: new Date(expires * 1000).toISOString(), expires_in: expiresInS };

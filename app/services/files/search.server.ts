@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Db } from "../../../db/index";
 import type { Database, FileRecord } from "../../../db/schema";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 
 export const SEARCH_MAX_LIMIT = 100;
 const OFFSET_DEFAULT_LIMIT = 50;
@@ -23,8 +23,8 @@ export interface SearchQuery {
   page: number;
 }
 
-function invalid(field: string, message: string): ApiError {
-  return new ApiError(400, "invalid_request", message, { field });
+function invalid(field: string, message: string): DomainError {
+  return new DomainError("invalid_request", message, { field });
 }
 
 function integer(params: URLSearchParams, name: string, min: number): number | undefined {
@@ -48,7 +48,7 @@ function text(params: URLSearchParams, name: string): string | undefined {
   return value ? value.slice(0, 200) : undefined;
 }
 
-/** Reads and validates the query string of GET /api/search; throws a 400 ApiError on bad input. */
+/** Reads and validates the query string of GET /api/search; throws a 400 DomainError on bad input. */
 export function parseSearchParams(serverId: string, params: URLSearchParams): SearchQuery {
   const sortRaw = (params.get("sort") ?? params.get("order") ?? "desc").trim().toLowerCase();
   if (sortRaw !== "asc" && sortRaw !== "desc") throw invalid("sort", "sort must be asc or desc");

@@ -1,18 +1,9 @@
 import sharp, { type FitEnum, type Metadata, type Sharp } from "sharp";
 import { withImageSlot } from "~/services/media/image-slots.server";
+import { DomainError } from "~/services/platform/domain-error.server";
 
-/** A refused image: the status and code go straight into the API's error body. */
-export class MediaError extends Error {
-  constructor(
-    readonly status: 400 | 413 | 415,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = "MediaError";
-  }
-}
+/** The codes an image the pipeline cannot or will not decode is refused with. */
+export const MEDIA_REFUSALS = ["invalid_image", "not_an_image", "image_too_large", "too_many_frames", "image_corrupt", "file_missing"] as const;
 
 export interface ImageLimits {
   maxPixels: number;
@@ -83,26 +74,24 @@ export async function inspectImage(source: ImageSource, limits: ImageLimits): Pr
   try {
     meta = await sharp(source, { limitInputPixels: false }).metadata();
   } catch {
-    throw new MediaError(415, "invalid_image", "The file is not a readable image");
+    throw new DomainError("invalid_image", "The file is not a readable image");
   }
   if (meta.format === "svg") {
-    throw new MediaError(415, "invalid_image", "SVG images are stored as files and never rendered");
+    throw new DomainError("invalid_image", "SVG images are stored as files and never rendered");
   }
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (!width || !height) throw new MediaError(415, "invalid_image", "The file is not a readable image");
+  if (!width || !height) throw new DomainError("invalid_image", "The file is not a readable image");
   const pixels = width * height;
   if (pixels > limits.maxPixels) {
-    throw new MediaError(
-      413,
-      "image_too_large",
+    throw new DomainError("image_too_large",
       `Image of ${width}×${height} pixels (${megapixels(pixels)} MP) exceeds the limit of ${megapixels(limits.maxPixels)} MP`,
       { width, height, max_pixels: limits.maxPixels },
     );
   }
   const frames = meta.pages ?? 1;
   if (frames > limits.maxFrames) {
-    throw new MediaError(413, "too_many_frames", `Animated image has ${frames} frames; the limit is ${limits.maxFrames}`, {
+    throw new DomainError("too_many_frames", `Animated image has ${frames} frames; the limit is ${limits.maxFrames}`, {
       frames,
       max_frames: limits.maxFrames,
     });
@@ -132,12 +121,12 @@ function encoder(pipeline: Sharp, { format, quality, smartSubsample = false }: E
   }
 }
 
-function decodeFailure(error: unknown): MediaError {
+function decodeFailure(error: unknown): DomainError {
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) {
-    return new MediaError(413, "image_too_large", "Image exceeds the pixel limit");
+    return new DomainError("image_too_large", "Image exceeds the pixel limit");
   }
-  return new MediaError(400, "image_corrupt", "The image data is truncated or corrupt");
+  return new DomainError("image_corrupt", "The image data is truncated or corrupt");
 }
 
 /**

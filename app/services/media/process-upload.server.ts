@@ -8,7 +8,7 @@ import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
 import type { Logger } from "~/services/platform/logger.server";
-import { encodeImage, inspectImage, isRasterImage, MediaError, stripImageMetadata, type EncodedImage } from "~/services/media/images.server";
+import { encodeImage, inspectImage, isRasterImage, stripImageMetadata, type EncodedImage } from "~/services/media/images.server";
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
@@ -77,8 +77,8 @@ async function putBytes(blobs: BlobStore, key: string, data: Buffer, contentType
 
 /**
  * Runs between "bytes stored" and "row written" of an upload: refuses bombs and corrupt images
- * (MediaError: 400/413/415 for the API answer), applies the server's strip/convert settings to the
- * original, and stores the thumbnail (images) or poster and thumbnail (videos). On a MediaError
+ * (a DomainError with a media code), applies the server's strip/convert settings to the
+ * original, and stores the thumbnail (images) or poster and thumbnail (videos). On such a refusal
  * everything this function wrote is removed again; the caller removes the original upload.
  */
 export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
@@ -287,4 +287,3 @@ export async function recordVariants(db: Db, fileId: string, variants: PendingVa
     .execute();
 }
 
-export { MediaError };

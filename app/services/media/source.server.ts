@@ -1,7 +1,8 @@
 import fsp from "node:fs/promises";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { buffer } from "node:stream/consumers";
 import type { BlobStore } from "../../../storage/blob-store";
-import { MediaError, type ImageSource } from "~/services/media/images.server";
+import { type ImageSource } from "~/services/media/images.server";
 
 /**
  * Input for sharp or ffmpeg: the file itself on the disk store (no copy), the bytes from S3.
@@ -10,7 +11,7 @@ import { MediaError, type ImageSource } from "~/services/media/images.server";
 export async function readSource(blobs: BlobStore, key: string): Promise<ImageSource> {
   if (blobs.localPath) return blobs.localPath(key);
   const blob = await blobs.get(key);
-  if (!blob) throw new MediaError(400, "file_missing", "The stored file could not be read");
+  if (!blob) throw new DomainError("file_missing", "The stored file could not be read");
   return buffer(blob.stream);
 }
 
@@ -28,6 +29,6 @@ export async function readTail(blobs: BlobStore, key: string, size: number, byte
     }
   }
   const blob = await blobs.get(key, { start, end: Math.max(start, size - 1) });
-  if (!blob) throw new MediaError(400, "file_missing", "The stored file could not be read");
+  if (!blob) throw new DomainError("file_missing", "The stored file could not be read");
   return buffer(blob.stream);
 }

@@ -1,11 +1,12 @@
 import { Readable } from "node:stream";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { sql } from "kysely";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/index";
 import type { Selectable } from "kysely";
 import type { FileVariantsTable } from "../../../db/schema";
 import type { BlobStore } from "../../../storage/blob-store";
-import { encodeImage, MediaError, type Fit, type ImageLimits, type ImageSource, type OutputFormat } from "~/services/media/images.server";
+import { encodeImage, type Fit, type ImageLimits, type ImageSource, type OutputFormat } from "~/services/media/images.server";
 import { readSource } from "~/services/media/source.server";
 
 export interface TransformSpec {
@@ -228,7 +229,7 @@ async function createVariant(
   let input: ImageSource;
   if (source === "poster") {
     const poster = await findVariant(deps.db, file.id, POSTER_VARIANT);
-    if (!poster) throw new MediaError(415, "not_an_image", "Transforms are only available for images and videos with a poster frame");
+    if (!poster) throw new DomainError("not_an_image", "Transforms are only available for images and videos with a poster frame");
     input = await readSource(deps.blobs, poster.storage_key);
   } else {
     input = await readSource(deps.blobs, file.storage_key);

@@ -7,13 +7,7 @@ import { FALLBACK_SERVER_GB, quotaExceededMessage, type ServerFormValues } from 
 import { onDemandVariantBytes } from "~/services/media/transforms.server";
 import { getAccountQuota, releaseQuota } from "~/services/billing/quota.server";
 import { createServer, newWebhookSecret } from "~/services/servers/servers.server";
-
-export class ServerQuotaError extends Error {
-  constructor(quotaGb: number, usedGb: number) {
-    super(quotaExceededMessage(quotaGb, usedGb));
-    this.name = "ServerQuotaError";
-  }
-}
+import { DomainError } from "~/services/platform/domain-error.server";
 
 /**
  * Spec rule: current usage plus the new server's max file size must fit the plan's quota, so
@@ -24,7 +18,7 @@ export async function createServerWithinQuota(db: Db, userId: string, values: Se
   const usedGb = quota.usedBytes / GB;
   const quotaGb = quota.quotaBytes / GB;
   const newGb = values.maxFileSizeMb ? values.maxFileSizeMb / 1024 : FALLBACK_SERVER_GB;
-  if (usedGb + newGb > quotaGb) throw new ServerQuotaError(quotaGb, usedGb);
+  if (usedGb + newGb > quotaGb) throw new DomainError("server_quota_exceeded", quotaExceededMessage(quotaGb, usedGb));
   return createServer(db, {
     userId,
     name: values.name,

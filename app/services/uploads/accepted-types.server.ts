@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from "file-type";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { describeAllowedTypes, FILE_TYPES, findFileType, GAME_RESOURCE_NAMES, groupAllowedTypes, type FileTypeEntry } from "~/lib/file-types";
 
 /** Enough leading bytes for file-type to recognise every format it knows. */
@@ -127,9 +127,7 @@ export function isTypeAllowed(allowed: readonly string[], type: DetectedType): b
 /** 415 naming the detected type and the server's allow-list by group. */
 export function assertTypeAllowed(allowed: readonly string[], type: DetectedType): void {
   if (isTypeAllowed(allowed, type)) return;
-  throw new ApiError(
-    415,
-    "unsupported_file_type",
+  throw new DomainError("unsupported_file_type",
     `File type ${type.ext} (${type.mime}) is not allowed on this server. Allowed: ${describeAllowedTypes(allowed)}`,
     {
       detected_type: type.mime,

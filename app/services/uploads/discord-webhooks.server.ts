@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../../db/index";
 import type { FileRecord } from "../../../db/schema";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { sha256Hex } from "~/services/platform/ids.server";
 
@@ -30,7 +30,7 @@ export function parseWebhookPayload(source: Record<string, unknown>): WebhookPay
     try {
       payload = { ...source, ...JSON.parse(source.payload_json) };
     } catch {
-      throw new ApiError(400, "invalid_request", "payload_json is not valid JSON", { field: "payload_json" });
+      throw new DomainError("invalid_request", "payload_json is not valid JSON", { field: "payload_json" });
     }
   }
   const content = typeof payload.content === "string" ? payload.content.slice(0, CONTENT_MAX) : "";

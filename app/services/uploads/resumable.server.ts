@@ -3,7 +3,7 @@ import path from "node:path";
 import { FileStore } from "@tus/file-store";
 import type { FileRecord } from "../../../db/schema";
 import { findFileType } from "~/lib/file-types";
-import { ApiError, fileTooLarge } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { AppContext } from "~/services/app-context.server";
 import type { Config } from "~/services/platform/env.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
@@ -33,8 +33,8 @@ export interface DeclaredUpload {
  */
 export async function checkResumableCreation(ctx: AppContext, target: UploadTarget, upload: DeclaredUpload): Promise<void> {
   const size = upload.size;
-  if (size === undefined) throw new ApiError(400, "invalid_request", "Upload-Length is required (deferred lengths are not accepted)");
-  if (size > target.maxBytes) throw fileTooLarge(target.maxBytes, size);
+  if (size === undefined) throw new DomainError("invalid_request", "Upload-Length is required (deferred lengths are not accepted)");
+  if (size > target.maxBytes) throw ERRORS.fileTooLarge(target.maxBytes, size);
   const quota = await getAccountQuota(ctx.db, target.userId);
   if (quota.usedBytes + size > quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
   const name = upload.metadata.filename ?? upload.metadata.name ?? "";

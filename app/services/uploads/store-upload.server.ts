@@ -3,11 +3,10 @@ import { sql } from "kysely";
 import { isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { FileRecord } from "../../../db/schema";
-import { ApiError, fileTooLarge, type ApiErrorCode } from "~/lib/api-response";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
-import { MediaError } from "~/services/media/images.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
 import { randomString } from "~/services/platform/ids.server";
 import { computeFileExpiry } from "~/services/retention/expiry.server";
@@ -74,8 +73,8 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
     .select(["servers.id", "servers.user_id", "servers.status", "servers.max_file_size_mb", "servers.allowed_file_types", "servers.default_public", "servers.strip_metadata", "servers.convert_to_webp", "subscriptions.tier"])
     .where("servers.id", "=", serverId)
     .executeTakeFirst();
-  if (!row) throw new ApiError(404, "not_found", "Server not found");
-  if (row.status !== "active") throw new ApiError(403, "server_inactive", "This server is not active and cannot accept uploads");
+  if (!row) throw new DomainError("not_found", "Server not found");
+  if (row.status !== "active") throw new DomainError("server_inactive", "This server is not active and cannot accept uploads");
   return {
     serverId: row.id,
     userId: row.user_id,
@@ -94,8 +93,8 @@ export async function assertQuotaNotFull(db: Db, userId: string): Promise<void> 
   if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
 }
 
-export function quotaExceeded(quotaBytes: number, usedBytes: number): ApiError {
-  return new ApiError(413, "quota_exceeded", "Storage quota exceeded. Upgrade your plan or delete files to free space.", {
+export function quotaExceeded(quotaBytes: number, usedBytes: number): DomainError {
+  return new DomainError("quota_exceeded", "Storage quota exceeded. Upgrade your plan or delete files to free space.", {
     quota_bytes: quotaBytes,
     used_bytes: usedBytes,
   });
@@ -142,7 +141,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
       chunks.push(next.value);
       headLength += next.value.length;
     }
-    if (headLength > target.maxBytes) throw fileTooLarge(target.maxBytes, headLength);
+    if (headLength > target.maxBytes) throw ERRORS.fileTooLarge(target.maxBytes, headLength);
   } catch (error) {
     await iterator.return?.();
     throw error;
@@ -150,7 +149,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   const head = Buffer.concat(chunks);
   if (head.length === 0) {
     await iterator.return?.();
-    throw new ApiError(400, "missing_file", "The file is empty");
+    throw new DomainError("missing_file", "The file is empty");
   }
   const type = await detectType(head.subarray(0, SNIFF_BYTES), hints.clientFilename);
   try {
@@ -168,7 +167,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   try {
     put = await ctx.blobs.put(storageKey, body, { maxBytes: target.maxBytes, contentType: type.mime });
   } catch (error) {
-    if (error instanceof BlobTooLargeError) throw fileTooLarge(target.maxBytes, error.receivedBytes);
+    if (error instanceof BlobTooLargeError) throw ERRORS.fileTooLarge(target.maxBytes, error.receivedBytes);
     throw error;
   }
   const stored: StoredUpload = {
@@ -296,35 +295,30 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
  * Every blob written is listed in the returned upload, so a failed commit deletes it.
  */
 async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload: StoredUpload): Promise<StoredUpload> {
-  try {
-    const processed = await processUploadedMedia(
-      { blobs: ctx.blobs, config: ctx.config, logger: ctx.logger },
-      { storageKey: upload.storageKey, filename: upload.filename, mimeType: upload.mimeType, size: upload.sizeBytes, sha256: upload.sha256 },
-      { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp, maxBytes: target.maxBytes },
-    );
-    return {
-      ...upload,
-      storageKey: processed.storageKey,
-      filename: processed.filename,
-      mimeType: processed.mimeType,
-      sizeBytes: processed.size,
-      sha256: processed.sha256,
-      width: processed.width,
-      height: processed.height,
-      durationMs: processed.durationMs,
-      metadataStripped: processed.metadataStripped,
-      metadataWarning: processed.metadataWarning,
-      variants: processed.variants.map((v) => ({
-        variant: v.variant,
-        storageKey: v.storage_key,
-        mimeType: v.mime_type,
-        sizeBytes: v.size_bytes,
-        width: v.width,
-        height: v.height,
-      })),
-    };
-  } catch (error) {
-    if (error instanceof MediaError) throw new ApiError(error.status, error.code as ApiErrorCode, error.message, error.details);
-    throw error;
-  }
+  const processed = await processUploadedMedia(
+    { blobs: ctx.blobs, config: ctx.config, logger: ctx.logger },
+    { storageKey: upload.storageKey, filename: upload.filename, mimeType: upload.mimeType, size: upload.sizeBytes, sha256: upload.sha256 },
+    { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp, maxBytes: target.maxBytes },
+  );
+  return {
+    ...upload,
+    storageKey: processed.storageKey,
+    filename: processed.filename,
+    mimeType: processed.mimeType,
+    sizeBytes: processed.size,
+    sha256: processed.sha256,
+    width: processed.width,
+    height: processed.height,
+    durationMs: processed.durationMs,
+    metadataStripped: processed.metadataStripped,
+    metadataWarning: processed.metadataWarning,
+    variants: processed.variants.map((v) => ({
+      variant: v.variant,
+      storageKey: v.storage_key,
+      mimeType: v.mime_type,
+      sizeBytes: v.size_bytes,
+      width: v.width,
+      height: v.height,
+    })),
+  };
 }

@@ -1,4 +1,4 @@
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { categorySlug, DEFAULT_CATEGORY } from "~/lib/categories";
 
 export { DEFAULT_CATEGORY };
@@ -36,9 +36,9 @@ export function sanitiseDisplayName(value: string | undefined): string | undefin
 
 function shortText(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string" && typeof value !== "number") throw new ApiError(400, "invalid_request", `${field} must be a string`, { field });
+  if (typeof value !== "string" && typeof value !== "number") throw new DomainError("invalid_request", `${field} must be a string`, { field });
   const clean = String(value).replace(CONTROL, "").trim();
-  if (clean.length > max) throw new ApiError(400, "invalid_request", `${field} must be at most ${max} characters`, { field });
+  if (clean.length > max) throw new DomainError("invalid_request", `${field} must be at most ${max} characters`, { field });
   return clean || undefined;
 }
 
@@ -48,7 +48,7 @@ function parseBoolean(value: unknown): boolean | undefined {
   const text = String(value).trim().toLowerCase();
   if (["true", "1", "yes", "on"].includes(text)) return true;
   if (["false", "0", "no", "off"].includes(text)) return false;
-  throw new ApiError(400, "invalid_request", 'is_public must be "true" or "false"', { field: "is_public" });
+  throw new DomainError("invalid_request", 'is_public must be "true" or "false"', { field: "is_public" });
 }
 
 function parseMetadata(value: unknown): Record<string, unknown> | undefined {
@@ -59,18 +59,18 @@ function parseMetadata(value: unknown): Record<string, unknown> | undefined {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw new ApiError(400, "invalid_metadata", "metadata must be a JSON object", { field: "metadata" });
+      throw new DomainError("invalid_metadata", "metadata must be a JSON object", { field: "metadata" });
     }
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new ApiError(400, "invalid_metadata", "metadata must be a JSON object", { field: "metadata" });
+    throw new DomainError("invalid_metadata", "metadata must be a JSON object", { field: "metadata" });
   }
   if (Buffer.byteLength(JSON.stringify(parsed)) > METADATA_MAX_BYTES) throw metadataTooLarge();
   return parsed as Record<string, unknown>;
 }
 
 function metadataTooLarge() {
-  return new ApiError(400, "invalid_metadata", "metadata must be at most 16 KB", { field: "metadata" });
+  return new DomainError("invalid_metadata", "metadata must be at most 16 KB", { field: "metadata" });
 }
 
 /** Reads the documented fields from a multipart form, a JSON body or a query string. */

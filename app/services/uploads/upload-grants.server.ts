@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import { ApiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DEFAULT_CATEGORY, sanitiseCategory } from "~/services/uploads/upload-fields.server";
 import { newStoredName } from "~/services/uploads/store-upload.server";
@@ -61,16 +61,16 @@ export function extensionForType(value: unknown): string | undefined {
 
 function optionalText(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value !== "string" && typeof value !== "number") throw new ApiError(400, "invalid_request", `${field} must be a string`, { field });
+  if (typeof value !== "string" && typeof value !== "number") throw new DomainError("invalid_request", `${field} must be a string`, { field });
   const text = String(value).trim();
-  if (text.length > max) throw new ApiError(400, "invalid_request", `${field} must be at most ${max} characters`, { field });
+  if (text.length > max) throw new DomainError("invalid_request", `${field} must be at most ${max} characters`, { field });
   return text || undefined;
 }
 
 function positiveNumber(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new ApiError(400, "invalid_request", `${field} must be a positive number`, { field });
+  if (!Number.isFinite(n) || n <= 0) throw new DomainError("invalid_request", `${field} must be a positive number`, { field });
   return n;
 }
 
@@ -78,7 +78,7 @@ function positiveNumber(value: unknown, field: string): number | undefined {
 export function parsePresignInput(input: PresignInput, serverMaxBytes: number): { expiresIn: number; constraints: GrantConstraints } {
   const expiresIn = positiveNumber(input.expiresIn, "expires_in") ?? PRESIGN_DEFAULT_SECONDS;
   if (!Number.isInteger(expiresIn) || expiresIn > PRESIGN_MAX_SECONDS) {
-    throw new ApiError(400, "invalid_request", `expires_in must be a whole number of seconds up to ${PRESIGN_MAX_SECONDS}`, { field: "expires_in" });
+    throw new DomainError("invalid_request", `expires_in must be a whole number of seconds up to ${PRESIGN_MAX_SECONDS}`, { field: "expires_in" });
   }
   const category = optionalText(input.category, "category", 200);
   const maxSizeMb = positiveNumber(input.maxSizeMb, "max_size_mb");

@@ -1,13 +1,12 @@
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { deleteManagedKey, updateManagedKey } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
 import type { Route } from "./+types/key";
 
-const methodNotAllowed = () =>
-  apiError(405, "method_not_allowed", "Use PUT or DELETE on /api/keys/{id}", {}, { Allow: "PUT, DELETE" });
+const wrongMethod = () => methodNotAllowed("PUT, DELETE", "Use PUT or DELETE on /api/keys/{id}");
 
 export function loader() {
-  return methodNotAllowed();
+  return wrongMethod();
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -19,6 +18,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       await deleteManagedKey(context.db, user.id, params.id);
       return apiSuccess({ data: { id: params.id } });
     }
-    return methodNotAllowed();
+    return wrongMethod();
   });
 }

@@ -1,4 +1,4 @@
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
 import type { Route } from "./+types/keys";
@@ -11,7 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use GET or POST on /api/keys", {}, { Allow: "GET, POST" });
+  if (request.method !== "POST") return methodNotAllowed("GET, POST", "Use GET or POST on /api/keys");
   return withSession(request, context, async (user) => {
     const result = await runKeyManagerPost(context.db, user.id, await readJsonBody(request));
     return apiSuccess(result.body, { status: result.status });

@@ -1,5 +1,5 @@
 import { blobResponse } from "~/http/file-response.server";
-import { apiError } from "~/lib/api-response";
+import { apiError } from "~/http/api-response.server";
 import { runApi } from "~/http/api-route.server";
 import { getOptionalUser } from "~/http/guards.server";
 import { imageLimits } from "~/services/media/limits.server";
@@ -20,15 +20,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 async function serveOwnedFile({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">) {
   const user = await getOptionalUser(request, context);
-  if (!user) return apiError(401, "not_authenticated", "Not authenticated");
+  if (!user) return apiError("not_authenticated", "Not authenticated");
   const file = await findOwnedFile(context.db, user.id, params.id);
-  if (!file) return apiError(404, "not_found", "File not found");
+  if (!file) return apiError("not_found", "File not found");
 
   const query = new URL(request.url).searchParams;
   let response: Response | null;
   if (query.has("thumb")) {
     const thumb = await galleryThumbnail({ db: context.db, blobs: context.blobs, limits: imageLimits(context.config) }, file);
-    if (!thumb) return apiError(404, "not_found", "This file has no thumbnail");
+    if (!thumb) return apiError("not_found", "This file has no thumbnail");
     response = await blobResponse(context, request, thumb.storage_key, servableVariant(file, thumb));
   } else {
     response = await blobResponse(context, request, file.storage_key, servableOriginal(file), {
@@ -37,7 +37,7 @@ async function serveOwnedFile({ request, context, params }: Pick<Route.LoaderArg
   }
   if (!response) {
     context.logger.error({ fileId: file.id }, "file row without its blob");
-    return apiError(404, "not_found", "File not found");
+    return apiError("not_found", "File not found");
   }
   response.headers.set("Cache-Control", PORTAL_CACHE);
   return response;

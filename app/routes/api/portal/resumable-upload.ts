@@ -1,4 +1,5 @@
-import { ApiError, apiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { methodNotAllowed } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
@@ -13,12 +14,12 @@ import type { Route } from "./+types/resumable-upload";
  * session stands in for an API key, as on /api/portal/upload; tus and the pipeline do the rest.
  */
 async function portalResumable({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
-  if (request.method === "GET") return apiError(405, "method_not_allowed", "Use the tus protocol", {}, { Allow: "POST, HEAD, PATCH, DELETE" });
+  if (request.method === "GET") return methodNotAllowed("POST, HEAD, PATCH, DELETE", "Use the tus protocol");
   return withSession(request, context, async (user) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
-    if (!serverId) throw new ApiError(400, "invalid_request", MISSING_UPLOAD_INFO);
+    if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
     const server = await findServerForUser(context.db, user.id, serverId);
-    if (!server) throw new ApiError(404, "not_found", "Server not found");
+    if (!server) throw new DomainError("not_found", "Server not found");
     const target = request.method === "POST" ? await prepareUploadTarget(context, server.id) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id);
     const response = await handleResumableUpload(context, request, {
       target,

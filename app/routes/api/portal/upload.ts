@@ -1,5 +1,6 @@
 import { handleUpload } from "~/http/upload-request.server";
-import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
@@ -14,20 +15,20 @@ import type { Route } from "./+types/upload";
 export async function action({ request, context }: Route.ActionArgs) {
   return withSession(request, context, async (user) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
-    if (!serverId) throw new ApiError(400, "invalid_request", MISSING_UPLOAD_INFO);
+    if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
     const server = await findServerForUser(context.db, user.id, serverId);
-    if (!server) throw new ApiError(404, "not_found", "Server not found");
+    if (!server) throw new DomainError("not_found", "Server not found");
     const target = await prepareUploadTarget(context, server.id);
     try {
       const files = await handleUpload(context, request, target);
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
     } catch (error) {
-      if (error instanceof ApiError && error.code === "missing_file") throw new ApiError(400, "missing_file", MISSING_UPLOAD_INFO);
+      if (error instanceof DomainError && error.code === "missing_file") throw new DomainError("missing_file", MISSING_UPLOAD_INFO);
       throw error;
     }
   });
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use POST to upload", {}, { Allow: "POST" });
+  return methodNotAllowed("POST", "Use POST to upload");
 }

@@ -1,4 +1,4 @@
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { apiError, apiSuccess } from "~/http/api-response.server";
 import { withApiKey } from "~/http/api-route.server";
 import { findFileById } from "~/services/files/lookup.server";
 import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL_MIN_S } from "~/services/files/private-access.server";
@@ -13,13 +13,13 @@ async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.
     const raw = new URL(request.url).searchParams.get("expires_in");
     const expiresIn = raw === null || raw === "" ? SIGNED_URL_DEFAULT_S : Number(raw);
     if (!Number.isInteger(expiresIn) || expiresIn < SIGNED_URL_MIN_S || expiresIn > SIGNED_URL_MAX_S) {
-      return apiError(400, "invalid_request", `expires_in must be a whole number of seconds from ${SIGNED_URL_MIN_S} to ${SIGNED_URL_MAX_S}`, {
+      return apiError("invalid_request", `expires_in must be a whole number of seconds from ${SIGNED_URL_MIN_S} to ${SIGNED_URL_MAX_S}`, {
         min_expires_in: SIGNED_URL_MIN_S,
         max_expires_in: SIGNED_URL_MAX_S,
       });
     }
     const file = await findFileById(context.db, params.id);
-    if (!file || file.server_id !== caller.serverId) return apiError(404, "not_found", "File not found");
+    if (!file || file.server_id !== caller.serverId) return apiError("not_found", "File not found");
     const signed = await createSignedFileUrl(context.db, context.config.cdnBaseUrl, file, expiresIn);
     return apiSuccess({ id: file.id, ...signed, data: signed });
   });

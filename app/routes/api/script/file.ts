@@ -1,4 +1,4 @@
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { apiError, methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { runApi, withApiKey } from "~/http/api-route.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
 import { fileMetadataResponse } from "~/http/file-downloads.server";
@@ -12,11 +12,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") {
-    return apiError(405, "method_not_allowed", "Use GET for metadata or DELETE to delete", {}, { Allow: "GET, HEAD, DELETE, OPTIONS" });
+    return methodNotAllowed("GET, HEAD, DELETE, OPTIONS", "Use GET for metadata or DELETE to delete");
   }
   return withApiKey(context, request, { action: "file.delete", permission: "delete" }, async (caller) => {
     const file = await deleteServerFile(context, caller.serverId, params.id);
-    if (!file) return apiError(404, "not_found", "File not found");
+    if (!file) return apiError("not_found", "File not found");
     return apiSuccess({ deleted: true, id: file.id, freed_bytes: file.size_bytes });
   });
 }

@@ -1,4 +1,4 @@
-import { DATABASE_RETRY_AFTER_S } from "~/lib/api-response";
+import { DATABASE_RETRY_AFTER_S } from "~/services/platform/domain-error.server";
 import { checkHealth } from "~/services/maintenance/health.server";
 import type { Route } from "./+types/health";
 

@@ -1,5 +1,5 @@
 import { withoutHostHeaders } from "~/http/file-serving.server";
-import { apiError } from "~/lib/api-response";
+import { methodNotAllowed } from "~/http/api-response.server";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import { withApiKey } from "~/http/api-route.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/resumable-upload";
  * upload spends the server's upload budget; continuing it does not.
  */
 async function resumable({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
-  if (request.method === "GET") return apiError(405, "method_not_allowed", "Use the tus protocol: POST to create, HEAD and PATCH to resume", {}, { Allow: "POST, HEAD, PATCH, DELETE, OPTIONS" });
+  if (request.method === "GET") return methodNotAllowed("POST, HEAD, PATCH, DELETE, OPTIONS", "Use the tus protocol: POST to create, HEAD and PATCH to resume");
   return withApiKey(context, request, { action: "file.upload_resumable", permission: "upload" }, async (caller) => {
     requireActiveServer(caller.serverStatus);
     const target = request.method === "POST" ? await keyedUploadTarget(context, caller) : await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId);

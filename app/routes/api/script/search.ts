@@ -1,4 +1,4 @@
-import { apiSuccess } from "~/lib/api-response";
+import { apiSuccess } from "~/http/api-response.server";
 import { withApiKey } from "~/http/api-route.server";
 import { parseSearchParams, searchFiles } from "~/services/files/search.server";
 import { toFileView } from "~/services/files/file-views.server";

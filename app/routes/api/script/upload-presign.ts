@@ -1,4 +1,4 @@
-import { apiSuccess } from "~/lib/api-response";
+import { apiSuccess } from "~/http/api-response.server";
 import { readSmallBody } from "~/http/small-body.server";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import { withApiKey } from "~/http/api-route.server";

@@ -1,4 +1,5 @@
-import { ApiError, apiError, apiSuccess } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { finishUpload, receiveUpload } from "~/http/upload-request.server";
 import { runApi } from "~/http/api-route.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
@@ -8,11 +9,11 @@ import type { Route } from "./+types/upload-presigned";
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST" && request.method !== "PUT") {
-    return apiError(405, "method_not_allowed", "Use POST (multipart) or PUT (raw bytes)", {}, { Allow: "POST, PUT, OPTIONS" });
+    return methodNotAllowed("POST, PUT, OPTIONS", "Use POST (multipart) or PUT (raw bytes)");
   }
   return runApi(context, async () => {
     const grant = await claimUploadGrant(context.db, params.token);
-    if (!grant) throw new ApiError(403, "invalid_upload_url", "This upload URL has expired or has already been used");
+    if (!grant) throw new DomainError("invalid_upload_url", "This upload URL has expired or has already been used");
     try {
       const target = await prepareUploadTarget(context, grant.server_id);
       const { category, filename, player_name, player_identifier, max_bytes } = grant.constraints;
@@ -31,5 +32,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use POST (multipart) or PUT (raw bytes)", {}, { Allow: "POST, PUT, OPTIONS" });
+  return methodNotAllowed("POST, PUT, OPTIONS", "Use POST (multipart) or PUT (raw bytes)");
 }

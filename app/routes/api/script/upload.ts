@@ -1,4 +1,4 @@
-import { apiError, apiSuccess } from "~/lib/api-response";
+import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { handleUpload } from "~/http/upload-request.server";
 import { keyedUploadTarget } from "~/services/uploads/upload-targets.server";
 import { withApiKey } from "~/http/api-route.server";
@@ -14,5 +14,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use POST to upload", {}, { Allow: "POST, OPTIONS" });
+  return methodNotAllowed("POST, OPTIONS", "Use POST to upload");
 }

@@ -1,4 +1,5 @@
-import { ApiError, apiError } from "~/lib/api-response";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { methodNotAllowed } from "~/http/api-response.server";
 import { readSmallBody } from "~/http/small-body.server";
 import { finishUpload, receiveUpload } from "~/http/upload-request.server";
 import { acceptCredential, reserveCredentialAttempt } from "~/services/api-keys/key-auth.server";
@@ -12,12 +13,12 @@ import type { Route } from "./+types/webhook";
 
 /** POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return apiError(405, "method_not_allowed", "Use POST", {}, { Allow: "POST, OPTIONS" });
+  if (request.method !== "POST") return methodNotAllowed("POST, OPTIONS", "Use POST");
   return runApi(context, async () => {
     const credential = webhookCredentialHash(params.serverId, params.secret);
     await reserveCredentialAttempt(context, context.clientIp, credential);
     const server = await findWebhookServer(context.db, params.serverId, params.secret);
-    if (!server) throw new ApiError(404, "not_found", "Unknown Webhook");
+    if (!server) throw new DomainError("not_found", "Unknown Webhook");
     await acceptCredential(context, context.clientIp, credential);
     await bumpUsage(context.db, server.id, { api_calls: 1 });
 
@@ -46,5 +47,5 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  return apiError(405, "method_not_allowed", "Use POST", {}, { Allow: "POST, OPTIONS" });
+  return methodNotAllowed("POST, OPTIONS", "Use POST");
 }
