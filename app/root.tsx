@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useLoaderData,
   useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
 import { ThemeProvider } from "./components/theme/theme-provider";
@@ -31,6 +32,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     { headers },
   );
+}
+
+/**
+ * An action's toast rides in the flash cookie, so the root loader runs after every action, also a
+ * refused one (React Router skips loaders after a 4xx/5xx action by default, which would hold the
+ * error toast back until the next navigation).
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod !== undefined && formMethod.toUpperCase() !== "GET" ? true : defaultShouldRevalidate;
 }
 
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>["data"];

@@ -1,10 +1,18 @@
-import { createCookie } from "react-router";
+import { createCookie, redirect } from "react-router";
 import { toastSchema, type Toast } from "~/lib/toast";
 
+/** The one way a toast reaches the browser (docs/decisions/071): a flash cookie the root loader reads once. */
 const toastCookie = createCookie("stash_toast", { path: "/", httpOnly: true, sameSite: "lax", maxAge: 60 });
 
 export async function createToastHeaders(toast: Toast): Promise<Headers> {
   return new Headers({ "Set-Cookie": await toastCookie.serialize(toast) });
+}
+
+/** A redirect that shows `toast` on the page it lands on; `headers` adds more (a cleared session cookie, say). */
+export async function redirectWithToast(url: string, toast: Toast, headers?: Headers) {
+  const all = await createToastHeaders(toast);
+  headers?.forEach((value, name) => all.append(name, value));
+  return redirect(url, { headers: all });
 }
 
 /** Reads the pending toast, and the header that clears it once shown. */

@@ -1,8 +1,10 @@
-import type { Toast } from "~/lib/toast";
-
-/** What portal actions answer: a toast to show (spec titles) and, for forms, errors by field. */
+/**
+ * What every form action answers (docs/decisions/071): `ok`, the form-level message `error`, the
+ * messages by field `errors`, and the action's own fields beside them. A toast never rides here: it
+ * travels in the flash cookie (app/http/toast.server.ts).
+ */
 export interface ActionResult {
   ok: boolean;
-  toast?: Toast;
+  error?: string;
   errors?: Record<string, string>;
 }

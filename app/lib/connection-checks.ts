@@ -1,3 +1,5 @@
+import type { ActionResult } from "~/lib/action-result";
+
 /** The dashboard's connection checks, in the spec's order; Internal API Health runs in the browser against /api/health. */
 export const CONNECTION_CHECKS = [
   "Authentication",
@@ -9,3 +11,9 @@ export const CONNECTION_CHECKS = [
   "API Key Creation Test",
 ] as const;
 export type ConnectionCheck = (typeof CONNECTION_CHECKS)[number];
+
+/** One check's answer, an ActionResult whose message and details the dashboard lists. */
+export interface ConnectionCheckResult extends ActionResult {
+  message: string;
+  details: Record<string, unknown>;
+}

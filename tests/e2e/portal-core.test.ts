@@ -129,6 +129,26 @@ describe("portal core, as a new user", () => {
     await page.screenshot({ path: screenshotPath("portal-servers"), fullPage: true });
   });
 
+  it("shows a refusal only the server can make as a toast at once, and creates nothing", async () => {
+    // The quota check runs in the action (409): its toast rides in the flash cookie, which the
+    // root loader must read although React Router skips loaders after a 4xx action by default.
+    const usage = () => server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const before = await usage();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * 1024 ** 3 }).where("user_id", "=", user.user.id).execute();
+    try {
+      await page.goto(`${server.url}/servers`);
+      await page.getByRole("link", { name: "Add New Server" }).click();
+      await page.getByLabel("Server Name").fill("Overflow RP");
+      await page.getByRole("button", { name: "Create Server" }).click();
+      await expect.poll(() => toast(page, "Error creating server").isVisible()).toBe(true);
+      expect(await toast(page, "Error creating server").textContent()).toContain("Creating this server would exceed your storage quota of 5GB");
+      expect(await page.getByTestId("server-card").count()).toBe(1);
+      expect(await server.ctx.db.selectFrom("servers").select("name").where("user_id", "=", user.user.id).execute()).toEqual([{ name: "Nova City RP" }]);
+    } finally {
+      await server.ctx.db.updateTable("account_usage").set({ used_bytes: before.used_bytes }).where("user_id", "=", user.user.id).execute();
+    }
+  });
+
   it("creates an API key from the server page and shows it once", async () => {
     await page.getByRole("link", { name: "Manage Nova City RP" }).click();
     await page.waitForURL(`${server.url}/servers/${serverId}`);

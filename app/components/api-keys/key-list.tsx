@@ -1,7 +1,6 @@
 import { RefreshCw, Trash2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -40,7 +39,6 @@ type Pending = { kind: "regenerate" | "delete"; key: KeyRow } | null;
 export function KeyList({ keys, onRegenerated }: { keys: KeyRow[]; onRegenerated: (key: RevealedKey) => void }) {
   const fetcher = useFetcher<ActionResult & Partial<RevealedKey>>();
   const [pending, setPending] = useState<Pending>(null);
-  useActionToast(fetcher.data);
   // Each answer reveals its key once, however often the parent re-renders.
   const handled = useRef<unknown>(null);
   useEffect(() => {

@@ -1,7 +1,6 @@
 import { KeyRound } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -28,7 +27,6 @@ export function NewKeyForm({
 }) {
   const fetcher = useFetcher<ActionResult & Partial<RevealedKey>>();
   const formRef = useRef<HTMLFormElement>(null);
-  useActionToast(fetcher.data);
   // Each answer reveals its key once, however often the parent re-renders.
   const handled = useRef<unknown>(null);
   useEffect(() => {

@@ -1,7 +1,5 @@
 import { LogOut, Settings, User } from "lucide-react";
-import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
-import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import {
   DropdownMenu,
@@ -37,10 +35,6 @@ export function UserAvatar({ user, className = "size-8" }: { user: UserMenuUser;
 
 export function UserMenu({ user }: { user: UserMenuUser }) {
   const fetcher = useFetcher();
-  const failed = fetcher.state === "idle" && fetcher.data !== undefined;
-  useEffect(() => {
-    if (failed) showToast({ type: "error", title: "Error signing out" });
-  }, [failed]);
 
   return (
     <DropdownMenu>

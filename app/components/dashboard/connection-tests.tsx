@@ -2,7 +2,7 @@ import { CheckCircle2, ChevronDown, Loader2, PlayCircle, XCircle } from "lucide-
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { CONNECTION_CHECKS, type ConnectionCheck } from "~/lib/connection-checks";
+import { CONNECTION_CHECKS, type ConnectionCheck, type ConnectionCheckResult } from "~/lib/connection-checks";
 
 
 type Status = "loading" | "success" | "error";
@@ -21,7 +21,7 @@ async function runCheck(name: ConnectionCheck): Promise<Omit<Item, "name">> {
       return { status: res.ok ? "success" : "error", message: res.ok ? `API healthy (HTTP ${res.status})` : (body.error ?? "Request failed"), details: body };
     }
     const res = await fetch("/dashboard/connection-test", { method: "POST", body: new URLSearchParams({ check: name }) });
-    const body = await res.json().catch(() => ({ ok: false, message: "Request failed", details: {} }));
+    const body: Partial<ConnectionCheckResult> = await res.json().catch(() => ({ ok: false }));
     return { status: res.ok && body.ok ? "success" : "error", message: body.message ?? "Request failed", details: body.details ?? {} };
   } catch (error) {
     return { status: "error", message: "Network error occurred", details: { error: String(error) } };

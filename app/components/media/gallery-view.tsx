@@ -18,6 +18,7 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { ALL_CATEGORIES, fileCountText, type CategoryOption } from "~/lib/categories";
 import { MediaCard, type MediaCardFile } from "./media-card";
 import { MediaLightbox } from "./media-lightbox";
+import type { ActionResult } from "~/lib/action-result";
 
 interface GalleryPageData {
   files: MediaCardFile[];
@@ -122,7 +123,7 @@ function GallerySkeleton() {
 
 function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: GalleryViewProps) {
   const pager = useFetcher<GalleryPageData>();
-  const remover = useFetcher<{ deleted: string[]; error: string | null }>();
+  const remover = useFetcher<ActionResult & { deleted: string[] }>();
   const [pages, setPages] = useState<GalleryPageData[]>([]);
   const [seenPage, setSeenPage] = useState<GalleryPageData | undefined>(undefined);
   const [removed, setRemoved] = useState<Set<string>>(() => new Set());

@@ -1,6 +1,5 @@
 import { Trash2 } from "lucide-react";
 import { useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -18,7 +17,6 @@ import { MESSAGES } from "~/lib/server-form";
 
 export function DangerZone() {
   const fetcher = useFetcher<ActionResult>();
-  useActionToast(fetcher.data);
   const busy = fetcher.state !== "idle";
   return (
     <Card className="border-destructive/60">

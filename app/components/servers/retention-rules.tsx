@@ -1,7 +1,6 @@
 import { Trash2 } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
@@ -12,7 +11,6 @@ import { RETENTION_MAX_DAYS } from "~/lib/server-form";
 
 function RemoveRule({ category }: { category: string }) {
   const fetcher = useFetcher<ActionResult>();
-  useActionToast(fetcher.data);
   return (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="retention-delete" />
@@ -31,7 +29,6 @@ function RemoveRule({ category }: { category: string }) {
 export function RetentionRules({ rules, categories }: { rules: { category: string; days: number }[]; categories: CategoryOption[] }) {
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
-  useActionToast(fetcher.data);
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.ok) formRef.current?.reset();
   }, [fetcher.state, fetcher.data]);

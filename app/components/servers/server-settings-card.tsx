@@ -1,7 +1,6 @@
 import { Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -24,7 +23,6 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
   const [editing, setEditing] = useState(false);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const editButton = useRef<HTMLButtonElement>(null);
-  useActionToast(fetcher.data);
 
   useEffect(() => {
     if (fetcher.state === "idle" && fetcher.data?.saved) setEditing(false);

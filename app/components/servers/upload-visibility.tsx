@@ -1,5 +1,4 @@
 import { useFetcher } from "react-router";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Label } from "~/components/ui/label";
 import { Switch } from "~/components/ui/switch";
@@ -8,7 +7,6 @@ import type { ActionResult } from "~/lib/action-result";
 /** servers.default_public: what an upload without is_public becomes. */
 export function UploadVisibility({ defaultPublic }: { defaultPublic: boolean }) {
   const fetcher = useFetcher<ActionResult>();
-  useActionToast(fetcher.data);
   const pending = fetcher.formData?.get("defaultPublic");
   const checked = pending ? pending === "public" : defaultPublic;
   return (

@@ -2,7 +2,6 @@ import { RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { CopyButton } from "~/components/portal/copy-button";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -23,7 +22,6 @@ import type { ActionResult } from "~/lib/action-result";
 export function WebhookCard({ url }: { url: string }) {
   const fetcher = useFetcher<ActionResult>();
   const [confirming, setConfirming] = useState(false);
-  useActionToast(fetcher.data);
   return (
     <Card>
       <CardHeader>

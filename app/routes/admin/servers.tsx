@@ -2,7 +2,6 @@ import { ExternalLink, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { PageHeader } from "~/components/portal/page-header";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { StatusBadge } from "~/components/servers/server-card";
 import {
   AlertDialog,
@@ -63,7 +62,6 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
   const { servers } = loaderData;
   const fetcher = useFetcher<ActionResult>();
   const [pending, setPending] = useState<Row | null>(null);
-  useActionToast(fetcher.data);
   const deletingId = fetcher.state !== "idle" ? String(fetcher.formData?.get("serverId") ?? "") : null;
 
   return (

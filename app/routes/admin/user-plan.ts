@@ -2,14 +2,14 @@ import { redirect } from "react-router";
 import { isTier, PLANS } from "~/lib/plans";
 import { requireUserWithRole } from "~/http/guards.server";
 import { setManualAddonGb, setUserPlan } from "~/services/billing/subscriptions.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/user-plan";
 
 /** Hand-granted storage is capped so a typo cannot hand out a petabyte. */
 const MAX_MANUAL_ADDON_GB = 100_000;
 
 async function back(type: "success" | "error", title: string, description: string) {
-  return redirect("/admin/users", { headers: await createToastHeaders({ type, title, description }) });
+  return redirectWithToast("/admin/users", { type, title, description });
 }
 
 export function loader() {

@@ -1,5 +1,4 @@
 import { Users } from "lucide-react";
-import { redirect } from "react-router";
 import { AdminUserCard } from "~/components/admin/user-card";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
@@ -8,7 +7,7 @@ import { isRole } from "~/lib/roles";
 import { listUsersForAdmin, setUserRole } from "~/services/accounts/roles.server";
 import { requireUserWithRole } from "~/http/guards.server";
 import { listPlansForAdmin } from "~/services/billing/subscriptions.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/users";
 import { isDomainError } from "~/services/platform/domain-error.server";
 
@@ -18,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 async function back(type: "success" | "error", title: string, description: string) {
-  return redirect("/admin/users", { headers: await createToastHeaders({ type, title, description }) });
+  return redirectWithToast("/admin/users", { type, title, description });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

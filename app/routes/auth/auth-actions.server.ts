@@ -1,4 +1,6 @@
-import { data, redirect, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
+import { formError } from "~/http/action-results.server";
+import type { ActionResult } from "~/lib/action-result";
 import { signInErrorMessage, signUpErrorMessage, validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
 import { sendAccountMail } from "~/services/accounts/account-mail.server";
@@ -8,17 +10,19 @@ import { createAuthenticator } from "~/http/authenticator.server";
 import { safeRedirectPath } from "~/http/guards.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 import { createSession, serializeSessionCookie } from "~/services/accounts/sessions.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
 
-export interface AuthActionData {
+export interface AuthActionData extends ActionResult {
   intent: "signin" | "signup" | null;
-  error: string;
   fields?: { email?: string; displayName?: string };
   /** The address is not confirmed yet: offer to send the link again. */
   offerResend?: boolean;
 }
+
+/** What an auth form keeps beside its message: which tab answered, the typed fields, the resend offer. */
+export type AuthFormState = Omit<AuthActionData, keyof ActionResult>;
 
 function text(form: FormData, name: string): string {
   const value = form.get(name);
@@ -26,10 +30,7 @@ function text(form: FormData, name: string): string {
 }
 
 function refused(intent: AuthActionData["intent"], limit: LimitResult, fields: AuthActionData["fields"]) {
-  return data<AuthActionData>(
-    { intent, error: tooManyAttemptsMessage(limit), fields },
-    { status: 429, headers: rateLimitHeaders(limit) },
-  );
+  return formError<AuthFormState>(tooManyAttemptsMessage(limit), 429, { intent, fields }, rateLimitHeaders(limit));
 }
 
 /** Starts a fresh session (a new id at every sign-in) and sends the user on with a toast. */
@@ -45,9 +46,8 @@ export async function signInAndRedirect(
     ip: context.clientIp,
     userAgent: request.headers.get("User-Agent"),
   });
-  const headers = await createToastHeaders({ type: "success", ...toast });
-  headers.append("Set-Cookie", serializeSessionCookie(context.config, session.token, session.expiresAt));
-  return redirect(to, { headers });
+  const sessionCookie = new Headers({ "Set-Cookie": serializeSessionCookie(context.config, session.token, session.expiresAt) });
+  return redirectWithToast(to, { type: "success", ...toast }, sessionCookie);
 }
 
 export async function handleSignIn(request: Request, form: FormData, context: AppLoadContext) {
@@ -70,10 +70,11 @@ export async function handleSignIn(request: Request, form: FormData, context: Ap
     if (!isDomainError(error, "invalid_credentials", "email_not_confirmed", "invalid_request")) throw error;
     // Only a wrong password counts against the account; an unconfirmed e-mail or a missing field does not.
     if (error.code !== "invalid_credentials") await refundAuthLimit(context.rateLimits, "signInAccountFailures", fields.email);
-    return data<AuthActionData>(
-      { intent: "signin", error: signInErrorMessage(error.message), fields, offerResend: error.code === "email_not_confirmed" },
-      { status: ERROR_STATUS[error.code] },
-    );
+    return formError<AuthFormState>(signInErrorMessage(error.message), ERROR_STATUS[error.code], {
+      intent: "signin",
+      fields,
+      offerResend: error.code === "email_not_confirmed",
+    });
   }
 }
 
@@ -87,7 +88,7 @@ export async function handleSignUp(form: FormData, context: AppLoadContext) {
     email: text(form, "email"),
     password: text(form, "password"),
   });
-  if (!parsed.ok) return data<AuthActionData>({ intent: "signup", error: parsed.error, fields }, { status: 400 });
+  if (!parsed.ok) return formError<AuthFormState>(parsed.error, 400, { intent: "signup", fields });
   const ipLimit = await consumeAuthLimit(context.rateLimits, "signUpIp", context.clientIp);
   if (!ipLimit.allowed) return refused("signup", ipLimit, fields);
 
@@ -96,7 +97,7 @@ export async function handleSignUp(form: FormData, context: AppLoadContext) {
     registered = await registerWithPassword(context.db, parsed.value);
   } catch (error) {
     if (!isDomainError(error, "email_taken")) throw error;
-    return data<AuthActionData>({ intent: "signup", error: signUpErrorMessage(error.message), fields }, { status: ERROR_STATUS[error.code] });
+    return formError<AuthFormState>(signUpErrorMessage(error.message), ERROR_STATUS[error.code], { intent: "signup", fields });
   }
   try {
     await sendAccountMail(context, "confirm", registered.user.email!, registered.confirmToken);
@@ -104,11 +105,9 @@ export async function handleSignUp(form: FormData, context: AppLoadContext) {
     // The account exists either way; the confirmation page can send the link again.
     context.logger.error({ err: error, userId: registered.user.id }, "confirmation mail could not be sent");
   }
-  return redirect("/auth", {
-    headers: await createToastHeaders({
-      type: "success",
-      title: "Account created!",
-      description: "Please check your email to confirm your account before signing in.",
-    }),
+  return redirectWithToast("/auth", {
+    type: "success",
+    title: "Account created!",
+    description: "Please check your email to confirm your account before signing in.",
   });
 }

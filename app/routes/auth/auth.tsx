@@ -1,11 +1,12 @@
-import { data, Link, redirect, useLocation, useSearchParams } from "react-router";
+import { Link, redirect, useLocation, useSearchParams } from "react-router";
 import { DiscordButton, OrDivider } from "~/components/auth/auth-fields";
 import { SignInForm } from "~/components/auth/sign-in-form";
 import { SignUpForm } from "~/components/auth/sign-up-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { pageTitle } from "~/lib/site";
-import { handleSignIn, handleSignUp, type AuthActionData } from "./auth-actions.server";
+import { handleSignIn, handleSignUp, type AuthFormState } from "./auth-actions.server";
+import { formError } from "~/http/action-results.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import type { Route } from "./+types/auth";
 
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "signup":
       return handleSignUp(form, context);
     default:
-      return data<AuthActionData>({ intent: null, error: "Unknown form action" }, { status: 400 });
+      return formError<AuthFormState>("Unknown form action", 400, { intent: null });
   }
 }
 

@@ -1,4 +1,5 @@
 import { data, useNavigation } from "react-router";
+import type { ActionResult } from "~/lib/action-result";
 import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
@@ -36,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = linkRequest.email;
   const renewed = await renewEmailConfirmation(context.db, email);
   if (renewed) sendAccountMailInBackground(context, "confirm", renewed.user.email!, renewed.token);
-  return { error: null, sent: RESEND_ANSWER };
+  return { ok: true, error: undefined, sent: RESEND_ANSWER } satisfies ActionResult & { sent: string };
 }
 
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {

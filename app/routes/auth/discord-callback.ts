@@ -1,18 +1,20 @@
-import { redirect, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
 import { OAuth2RequestError } from "remix-auth-oauth2";
 import { createDiscordAuthenticator } from "~/http/authenticator.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import { signInAndRedirect } from "./auth-actions.server";
 import { discordIntentCookie } from "./discord";
 import type { Route } from "./+types/discord-callback";
 
+async function clearedIntent(): Promise<Headers> {
+  return new Headers({ "Set-Cookie": await discordIntentCookie.serialize("", { maxAge: 0 }) });
+}
+
 async function fail(to: string, title: string, description: string) {
-  const headers = await createToastHeaders({ type: "error", title, description });
-  headers.append("Set-Cookie", await discordIntentCookie.serialize("", { maxAge: 0 }));
-  return redirect(to, { headers });
+  return redirectWithToast(to, { type: "error", title, description }, await clearedIntent());
 }
 
 function providerMessage(error: unknown, context: AppLoadContext): string {
@@ -47,9 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     } catch (error) {
       return fail(back, title, providerMessage(error, context));
     }
-    const headers = await createToastHeaders({ type: "success", title: "Discord linked successfully!" });
-    headers.append("Set-Cookie", await discordIntentCookie.serialize("", { maxAge: 0 }));
-    return redirect("/settings", { headers });
+    return redirectWithToast("/settings", { type: "success", title: "Discord linked successfully!" }, await clearedIntent());
   }
 
   try {

@@ -1,7 +1,7 @@
 import { createCookie, redirect } from "react-router";
 import { createDiscordAuthenticator } from "~/http/authenticator.server";
 import { requireUser, safeRedirectPath } from "~/http/guards.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/discord";
 
 /** What the Discord round trip is for: signing in (and where to go after) or linking to the signed-in account. */
@@ -15,12 +15,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.clone().formData();
   const mode = form.get("intent") === "link" ? "link" : "signin";
   if (!context.config.discordEnabled) {
-    return redirect(mode === "link" ? "/settings" : "/auth", {
-      headers: await createToastHeaders({
-        type: "error",
-        title: mode === "link" ? "Failed to link Discord" : "Discord sign-in failed",
-        description: "Discord sign-in is not configured on this server.",
-      }),
+    return redirectWithToast(mode === "link" ? "/settings" : "/auth", {
+      type: "error",
+      title: mode === "link" ? "Failed to link Discord" : "Discord sign-in failed",
+      description: "Discord sign-in is not configured on this server.",
     });
   }
   if (mode === "link") await requireUser(request, context);

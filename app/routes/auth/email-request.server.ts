@@ -1,4 +1,5 @@
-import { data, type AppLoadContext } from "react-router";
+import type { AppLoadContext } from "react-router";
+import { formError } from "~/http/action-results.server";
 import { isValidEmail, MESSAGES } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
 import { consumeAuthLimit, tooManyAttemptsMessage, type AuthLimitName } from "~/services/accounts/sign-in-limits.server";
@@ -16,12 +17,12 @@ export async function readLinkRequestEmail(
 ) {
   const raw = (await request.formData()).get("email");
   const email = sanitizeInput(typeof raw === "string" ? raw : "");
-  if (!email) return { refusal: data({ error: MESSAGES.fillAll, sent: null }, { status: 400 }) };
-  if (!isValidEmail(email)) return { refusal: data({ error: MESSAGES.invalidEmail, sent: null }, { status: 400 }) };
+  if (!email) return { refusal: formError(MESSAGES.fillAll, 400, { sent: null }) };
+  if (!isValidEmail(email)) return { refusal: formError(MESSAGES.invalidEmail, 400, { sent: null }) };
   for (const [name, key] of [[limits.ip, context.clientIp], [limits.account, email]] as const) {
     const limit = await consumeAuthLimit(context.rateLimits, name, key);
     if (!limit.allowed) {
-      return { refusal: data({ error: tooManyAttemptsMessage(limit), sent: null }, { status: 429, headers: rateLimitHeaders(limit) }) };
+      return { refusal: formError(tooManyAttemptsMessage(limit), 429, { sent: null }, rateLimitHeaders(limit)) };
     }
   }
   return { email };

@@ -1,4 +1,5 @@
 import { useNavigation } from "react-router";
+import type { ActionResult } from "~/lib/action-result";
 import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
@@ -19,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const email = linkRequest.email;
   const reset = await startPasswordReset(context.db, email);
   if (reset) sendAccountMailInBackground(context, "reset", reset.user.email!, reset.token);
-  return { error: null, sent: RESET_ANSWER };
+  return { ok: true, error: undefined, sent: RESET_ANSWER } satisfies ActionResult & { sent: string };
 }
 
 export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {

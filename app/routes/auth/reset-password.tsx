@@ -1,4 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { formError } from "~/http/action-results.server";
 import { AuthField, FormError } from "~/components/auth/auth-fields";
 import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { Button } from "~/components/ui/button";
@@ -9,8 +10,7 @@ import { checkAuthToken, type TokenCheck } from "~/services/accounts/email-token
 import { signInAndRedirect } from "./auth-actions.server";
 import type { Route } from "./+types/reset-password";
 
-function linkProblem(result: TokenCheck): string | null {
-  if (result.status === "valid") return null;
+function linkProblem(result: Exclude<TokenCheck, { status: "valid" }>): string {
   if (result.status === "expired") return "This password reset link has expired. Ask for a new one below.";
   if (result.status === "used") return "This password reset link has already been used. Ask for a new one below.";
   return "This password reset link is not valid. Ask for a new one below.";
@@ -18,7 +18,8 @@ function linkProblem(result: TokenCheck): string | null {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const problem = linkProblem(await checkAuthToken(context.db, token, "password_reset"));
+  const check = await checkAuthToken(context.db, token, "password_reset");
+  const problem = check.status === "valid" ? null : linkProblem(check);
   return data({ appName: context.config.APP_NAME, token, problem }, { status: problem ? 410 : 200 });
 }
 
@@ -27,12 +28,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const token = String(form.get("token") ?? "");
   const password = String(form.get("password") ?? "");
   const confirm = String(form.get("confirmPassword") ?? "");
-  if (!password || !confirm) return data({ error: "Please fill in all fields" }, { status: 400 });
+  if (!password || !confirm) return formError("Please fill in all fields", 400);
   const problem = validateNewPassword(password);
-  if (problem) return data({ error: problem }, { status: 400 });
-  if (password !== confirm) return data({ error: "Passwords do not match" }, { status: 400 });
+  if (problem) return formError(problem, 400);
+  if (password !== confirm) return formError("Passwords do not match", 400);
   const result = await resetPassword(context.db, token, password);
-  if (result.status !== "valid") return data({ error: linkProblem(result) }, { status: 410 });
+  if (result.status !== "valid") return formError(linkProblem(result), 410);
   return signInAndRedirect(context, request, result.userId, "/dashboard", {
     title: "Password updated",
     description: "Your new password is set and every other session has been signed out.",

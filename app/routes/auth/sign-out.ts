@@ -1,6 +1,7 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
+import { actionFail } from "~/http/action-results.server";
 import { clearSessionCookie, readSessionToken, revokeSession } from "~/services/accounts/sessions.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/sign-out";
 
 export async function loader() {
@@ -15,14 +16,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       await revokeSession(context.db, token);
     } catch (error) {
       context.logger.error({ err: error }, "sign-out failed");
-      return data({ error: "Error signing out" }, { status: 500 });
+      return actionFail("Error signing out", undefined, 500);
     }
   }
-  const headers = await createToastHeaders({
-    type: "success",
-    title: "Signed out successfully",
-    description: "You have been signed out of your account.",
-  });
-  headers.append("Set-Cookie", clearSessionCookie(context.config));
-  return redirect("/auth", { headers });
+  return redirectWithToast(
+    "/auth",
+    { type: "success", title: "Signed out successfully", description: "You have been signed out of your account." },
+    new Headers({ "Set-Cookie": clearSessionCookie(context.config) }),
+  );
 }

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import { GalleryView } from "~/components/media/gallery-view";
 import { ALL_CATEGORIES, canonicalCategory, groupedCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
@@ -7,7 +6,7 @@ import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.serv
 import { requireUser } from "~/http/guards.server";
 import { expiryFlags } from "~/services/retention/expiry.server";
 import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/files/portal-files.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
 import type { Route } from "./+types/gallery";
 
 export function meta() {
@@ -54,23 +53,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   const ids = form.getAll("id").map(String);
-  const failed = async (status: number, description: string) =>
-    data({ error: description, deleted: [] as string[] }, { status, headers: await createToastHeaders({ type: "error", title: "Error deleting file", description }) });
+  const failed = (status: number, description: string) => actionFail("Error deleting file", description, status, undefined, { deleted: [] as string[] });
   if (form.get("intent") !== "delete") return failed(400, "Unknown action");
   if (ids.length === 0) return failed(400, "Select at least one file to delete.");
   if (ids.length > MAX_BULK_DELETE) return failed(400, `Delete at most ${MAX_BULK_DELETE} files at a time.`);
   const deleted = await deleteOwnedFiles(context, user.id, ids);
   if (deleted === 0) return failed(404, "Failed to delete file");
-  return data(
-    { error: null, deleted: ids },
-    {
-      headers: await createToastHeaders({
-        type: "success",
-        title: "File deleted",
-        description: deleted > 1 ? `${deleted} files have been deleted.` : undefined,
-      }),
-    },
-  );
+  return actionOk({ type: "success", title: "File deleted", description: deleted > 1 ? `${deleted} files have been deleted.` : undefined }, { deleted: ids });
 }
 
 export default function Gallery({ loaderData }: Route.ComponentProps) {

@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { DangerZone } from "~/components/servers/danger-zone";
@@ -27,7 +27,7 @@ import {
   updateServerSettings,
   webhookUrl,
 } from "~/services/servers/server-settings.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/server-detail";
 
 export function meta({ data: loaderData, matches }: Route.MetaArgs) {
@@ -90,9 +90,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         context.logger.error({ err: error }, "server delete failed");
         return actionFail("Error", "Failed to delete server.", 500);
       }
-      return redirect("/servers", {
-        headers: await createToastHeaders({ type: "success", title: "Server deleted", description: `Server "${server.name}" has been deleted.` }),
-      });
+      return redirectWithToast("/servers", { type: "success", title: "Server deleted", description: `Server "${server.name}" has been deleted.` });
     }
     case "visibility": {
       const isPublic = form.get("defaultPublic") === "public";

@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useActionData, useFetcher, useSearchParams } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
-import { useActionToast } from "~/components/portal/use-action-toast";
 import { showToast } from "~/lib/toast";
 import { ServerCard } from "~/components/servers/server-card";
 import { EMPTY_SERVER_FORM, ServerFormFields, clearErrorOnChange } from "~/components/servers/server-form-fields";
@@ -51,7 +50,6 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
   const [open, setOpen] = useState(defaultOpen || actionData?.ok === false);
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
   const [, setSearchParams] = useSearchParams();
-  useActionToast(fetcher.data);
   const busy = fetcher.state !== "idle";
 
   useEffect(() => {
@@ -88,7 +86,7 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
   }
 
   const errors = { ...(result && !result.ok ? result.errors : {}), ...clientErrors };
-  const formError = result && !result.ok && !result.errors ? result.toast.description : null;
+  const formError = result && !result.ok && !result.errors ? result.error : null;
   return (
     <Card className="md:col-span-2 xl:col-span-3">
       <CardHeader className="flex flex-row items-start justify-between gap-2 space-y-0">

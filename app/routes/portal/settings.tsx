@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -9,7 +9,7 @@ import { pageTitle } from "~/lib/site";
 import { getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { requireUser } from "~/http/guards.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -34,17 +34,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   if (form.get("intent") !== "unlinkDiscord") {
-    return redirect("/settings", { headers: await createToastHeaders({ type: "error", title: "Error", description: "Unknown action" }) });
+    return redirectWithToast("/settings", { type: "error", title: "Error", description: "Unknown action" });
   }
   try {
     await unlinkDiscord(context.db, user.id);
   } catch (error) {
     if (!isDomainError(error, "discord_account_conflict", "not_found")) throw error;
-    return redirect("/settings", {
-      headers: await createToastHeaders({ type: "error", title: "Failed to unlink Discord", description: error.message }),
-    });
+    return redirectWithToast("/settings", { type: "error", title: "Failed to unlink Discord", description: error.message });
   }
-  return redirect("/settings", { headers: await createToastHeaders({ type: "success", title: "Discord unlinked" }) });
+  return redirectWithToast("/settings", { type: "success", title: "Discord unlinked" });
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

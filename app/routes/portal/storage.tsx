@@ -1,11 +1,10 @@
-import { data } from "react-router";
 import { StorageView } from "~/components/media/storage-view";
 import { pageTitle } from "~/lib/site";
 import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.server";
 import { requireUser } from "~/http/guards.server";
 import { deleteOwnedFiles } from "~/services/files/portal-files.server";
 import { getStorageSummary } from "~/services/files/storage-summary.server";
-import { createToastHeaders } from "~/http/toast.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
 import type { Route } from "./+types/storage";
 
 export function meta() {
@@ -44,20 +43,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
   const form = await request.formData();
   const id = String(form.get("id") ?? "");
-  if (form.get("intent") !== "delete" || !id) {
-    return data(
-      { ok: false },
-      { status: 400, headers: await createToastHeaders({ type: "error", title: "Error deleting file", description: "Failed to delete file" }) },
-    );
-  }
+  if (form.get("intent") !== "delete" || !id) return actionFail("Error deleting file", "Failed to delete file", 400);
   const deleted = await deleteOwnedFiles(context, user.id, [id]);
-  if (deleted === 0) {
-    return data(
-      { ok: false },
-      { status: 404, headers: await createToastHeaders({ type: "error", title: "Error deleting file", description: "Failed to delete file" }) },
-    );
-  }
-  return data({ ok: true }, { headers: await createToastHeaders({ type: "success", title: "File deleted" }) });
+  if (deleted === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
+  return actionOk({ type: "success", title: "File deleted" });
 }
 
 export default function Storage({ loaderData }: Route.ComponentProps) {

@@ -1,15 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { ConnectionCheck } from "~/lib/connection-checks";
+import type { ConnectionCheck, ConnectionCheckResult } from "~/lib/connection-checks";
 import { PLANS } from "~/lib/plans";
 import { createApiKey, deleteApiKey } from "~/services/api-keys/keys.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
-
-export interface CheckResult {
-  ok: boolean;
-  message: string;
-  details: Record<string, unknown>;
-}
 
 export const NO_SERVERS_FOR_KEY_TEST = "No servers found - cannot test API key creation";
 
@@ -21,7 +15,7 @@ interface CheckUser {
 }
 
 /** Runs one server-side check for the signed-in user. */
-export async function runConnectionCheck(db: Db, user: CheckUser, check: ConnectionCheck): Promise<CheckResult> {
+export async function runConnectionCheck(db: Db, user: CheckUser, check: ConnectionCheck): Promise<ConnectionCheckResult> {
   switch (check) {
     case "Authentication":
       return { ok: true, message: "Signed in", details: { user_id: user.id, email: user.email } };
