@@ -1,20 +1,17 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { createTestUser, signedInBrowserContext, signUpAndSignIn, uniqueEmail } from "../helpers/auth.ts";
 import { linkIn, waitForOutboxMail } from "../helpers/mail.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
 });
 
 async function fillSignIn(page: Page, email: string, password: string) {

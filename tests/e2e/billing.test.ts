@@ -2,8 +2,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInBrowserContext, signUpAndSignIn } from "../helpers/auth.ts";
 import { deliver, PRICE_BUSINESS, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { screenshotPath } from "../helpers/browser.ts";
 import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
+import { stashTest } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let fake: FakeStripe;
@@ -11,14 +12,21 @@ let server: TestServer;
 let plain: TestServer;
 let browser: Browser;
 
+// The Stripe stand-in starts first; the fixture's server is pointed at it. `plain` has payments off.
+const test = stashTest(() => stripeEnv(fake));
+
 beforeAll(async () => {
   fake = await startFakeStripe();
-  [server, plain, browser] = await Promise.all([startTestServer(stripeEnv(fake)), startTestServer(), launchBrowser()]);
+});
+
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
+  plain = await startTestServer();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([server?.close(), plain?.close()]);
+  await plain?.close();
   await fake?.close();
 });
 

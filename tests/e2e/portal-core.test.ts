@@ -1,24 +1,21 @@
 import { Readable } from "node:stream";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { reserveQuota } from "../../app/services/billing/quota.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 const DESKTOP = { width: 1280, height: 900 };
 const MOBILE = { width: 375, height: 800 };
 

@@ -1,10 +1,11 @@
 import type { Result } from "axe-core";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { describeViolation, injectAxe, runAxe, type Violation } from "../helpers/axe.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 const SCHEMES = ["dark", "light"] as const;
 const VIEWPORTS = [
@@ -23,13 +24,9 @@ const PAGES = [
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
 });
 
 type Rgb = [number, number, number];

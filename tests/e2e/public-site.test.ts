@@ -1,20 +1,19 @@
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { stashTest } from "../helpers/fixtures.ts";
 import { PLAN_LIST } from "../../app/lib/plans.ts";
 import { createToastHeaders } from "../../app/http/toast.server.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
+
+const test = stashTest({ APP_URL: "https://stash.example.gg", CDN_BASE_URL: "https://cdn.stash.example.gg" });
 
 let server: TestServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ APP_URL: "https://stash.example.gg", CDN_BASE_URL: "https://cdn.stash.example.gg" }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
 });
 
 const PAGES = [

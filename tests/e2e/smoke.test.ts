@@ -1,21 +1,18 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let browser: Browser;
 let member: SignedInUser;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
   member = await signUpAndSignIn(server, { displayName: "Smoke Tester" });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe("shell smoke", () => {

@@ -2,18 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUserByEmail, findUserById } from "../../app/services/accounts/users.server.ts";
 import { createTestUser, postForm, readToast, setCookies, signUpAndSignIn } from "../helpers/auth.ts";
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordUser } from "../helpers/discord.ts";
+import { stashTest } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let discord: FakeDiscord;
 let server: TestServer;
 
+// The Discord stand-in starts first; the fixture's server is pointed at it.
+const test = stashTest(() => discord.env);
+
 beforeAll(async () => {
   discord = await startFakeDiscord();
-  server = await startTestServer(discord.env);
+});
+
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 afterAll(async () => {
-  await server?.close();
   await discord?.close();
 });
 

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { sendMail } from "../../app/services/platform/mail.server.ts";
 import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { createSessionCookie, createTestUser, postForm, setCookies, uniqueEmail } from "../helpers/auth.ts";
@@ -11,12 +12,8 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 const COOKIE = "stash_session";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { sha256Hex } from "../../app/services/platform/ids.server.ts";
 import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import { purgeExpiredSessions } from "../../app/services/accounts/session-purge.server.ts";
@@ -10,12 +11,8 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 const COOKIE = "stash_session";

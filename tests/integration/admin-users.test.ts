@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { adminCheckMessage } from "../../app/http/guards.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { findUserById } from "../../app/services/accounts/users.server.ts";
@@ -8,13 +9,9 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 let server: TestServer;
 let admin: SignedInUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   admin = await signUpAndSignIn(server, { role: "admin", displayName: "Ada Admin" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 /** Posts a role change; returns the toast the redirect back to the list carries. */

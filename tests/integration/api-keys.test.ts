@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { createApiKey, regenerateApiKey, revokeApiKey, listApiKeys, deleteApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { sha256Hex } from "../../app/services/platform/ids.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
@@ -8,13 +9,9 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 let server: TestServer;
 let account: SeededAccount;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function search(init: RequestInit = {}, query = "") {

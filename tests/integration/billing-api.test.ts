@@ -5,19 +5,27 @@ import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts"
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { PRICE_PROFESSIONAL, PRICE_STARTER, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import type { FakeStripe } from "../helpers/fake-stripe.ts";
+import { stashTest } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 let fake: FakeStripe;
 let server: TestServer;
 let plain: TestServer;
 
+// The Stripe stand-in starts first; the fixture's server is pointed at it. `plain` has payments off.
+const test = stashTest(() => stripeEnv(fake));
+
 beforeAll(async () => {
   fake = await startFakeStripe();
-  [server, plain] = await Promise.all([startTestServer(stripeEnv(fake)), startTestServer()]);
+});
+
+test.beforeAll(async ({ server: started }) => {
+  server = started;
+  plain = await startTestServer();
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), plain?.close()]);
+  await plain?.close();
   await fake?.close();
 });
 

@@ -5,19 +5,25 @@ import { checkSubscription } from "../../app/services/billing/subscriptions.serv
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import { deliver, PRICE_BUSINESS, PRICE_PROFESSIONAL, PRICE_STARTER, seedFile, seedServer, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { stashTest } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 
 let fake: FakeStripe;
 let server: TestServer;
 
+// The Stripe stand-in starts first; the fixture's server is pointed at it.
+const test = stashTest(() => stripeEnv(fake));
+
 beforeAll(async () => {
   fake = await startFakeStripe();
-  server = await startTestServer(stripeEnv(fake));
+});
+
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 afterAll(async () => {
-  await server?.close();
   await fake?.close();
 });
 

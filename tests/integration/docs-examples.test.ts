@@ -1,5 +1,6 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import {
   API_EXAMPLES,
   exampleUrl,
@@ -13,7 +14,7 @@ import {
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 /**
  * Sends every curl example of /docs, as data, to a live server: what a reader copies is what works.
@@ -99,17 +100,13 @@ function pick(json: unknown, path: string): unknown {
   return path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), json);
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   const { db } = server.ctx;
   const user = await createUser(db, { email: "docs@example.com", password: "docs-password", verified: true });
   const srv = await createServer(db, { userId: user.id, name: "Docs RP" });
   const { secret } = await createApiKey(db, { serverId: srv.id, userId: user.id, name: "docs" });
   Object.assign(values, { YOUR_API_KEY: secret, YOUR_SERVER_ID: srv.id, YOUR_WEBHOOK_SECRET: srv.webhook_secret });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("docs examples against a live server", () => {

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FileRecord } from "../../db/schema.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { filePath, seedFile } from "../helpers/files.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { test } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let owner: SeededAccount;
@@ -14,16 +15,12 @@ const bytes = Buffer.from("evidence #1138: ".repeat(64));
 
 const asOwner = (key = owner.key) => ({ userId: owner.userId, serverId: owner.serverId, key });
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   owner = await seedAccount(server.ctx);
   stranger = await seedAccount(server.ctx);
   open = await seedFile(server, asOwner(), { bytes, mimeType: "text/plain", extension: "txt", originalFilename: "Beweis – Fall 7.txt" });
   hidden = await seedFile(server, asOwner(), { bytes: Buffer.from("private body"), mimeType: "text/plain", extension: "txt", isPublic: false });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 const byPath = (file: FileRecord) => `/api/download?file=${file.server_id}/${file.category}/${file.filename}`;

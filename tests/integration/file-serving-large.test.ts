@@ -1,27 +1,24 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { filePath, seedFile, seedOwner } from "../helpers/files.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 // Files above the memory cache's per-file limit are sent from disk through reused read buffers
 // (app/http/send-descriptor.server.ts): every byte must still belong to the file asked for.
 let server: TestServer;
 const files: { record: FileRecord; bytes: Buffer }[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   const owner = await seedOwner(server);
   // Sizes off the 256 KiB chunk boundary, and one empty file.
   for (const size of [1024 * 1024 + 7, 3 * 256 * 1024 - 1, 600_000, 0]) {
     const bytes = randomBytes(size);
     files.push({ record: await seedFile(server, owner, { bytes, mimeType: "application/octet-stream", extension: "bin" }), bytes });
   }
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("large files from disk", () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { filePath, seedFile, seedOwner, type SeedOwner } from "../helpers/files.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -10,14 +11,10 @@ let owner: SeedOwner;
 let text: FileRecord;
 const textBytes = Buffer.from("0123456789abcdefghijklmnopqrstuvwxyz".repeat(30));
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   owner = await seedOwner(server);
   text = await seedFile(server, owner, { bytes: textBytes, mimeType: "text/plain", extension: "txt", originalFilename: "notes.txt" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("/f/ public files", () => {

@@ -1,8 +1,9 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { ConfigError, loadConfig } from "../../app/services/platform/env.server.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 
 let server: TestServer;
@@ -19,12 +20,8 @@ function rawGet(url: string, headers: Record<string, string>) {
   });
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 describe("health", () => {

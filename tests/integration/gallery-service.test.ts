@@ -1,23 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { GB } from "../../app/lib/plans.ts";
 import { decodeCursor, encodeCursor, galleryPageQuery, gallerySearchQuery, listGalleryFiles, userHasFiles } from "../../app/services/files/gallery.server.ts";
 import { reserveQuota } from "../../app/services/billing/quota.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { getStorageSummary } from "../../app/services/files/storage-summary.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 async function owner() {

@@ -1,9 +1,10 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { filePath, seedFile, seedOwner, type SeedOwner } from "../helpers/files.ts";
 import { gameScreenshot, photoWithGps, ssim } from "../helpers/images.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let owner: SeedOwner;
@@ -15,15 +16,11 @@ async function image(res: Response) {
   return { body, meta: await sharp(body).metadata() };
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   owner = await seedOwner(server);
   screenshot = await seedFile(server, owner, { bytes: await gameScreenshot(1920, 1080), mimeType: "image/png", extension: "png" });
   photo = await seedFile(server, owner, { bytes: await photoWithGps(), mimeType: "image/jpeg", extension: "jpg" });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("image transforms on /f/", () => {

@@ -1,23 +1,20 @@
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { getDashboardStats } from "../../app/services/stats/dashboard-stats.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let owner: SignedInUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   owner = await signUpAndSignIn(server, { displayName: "Route Owner" });
 });
-afterAll(async () => {
-  await server?.close();
-});
-
 const serverFields = (overrides: Record<string, string> = {}) => ({
   name: "Route Test",
   description: "",

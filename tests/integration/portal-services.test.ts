@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { GB } from "../../app/lib/plans.ts";
 import { parseServerForm, serverFormSchema, type ServerFormValues } from "../../app/lib/server-form.ts";
 import { getAdminTotals, getSystemHealth, listAllServers } from "../../app/services/stats/admin-stats.server.ts";
@@ -15,18 +16,14 @@ import {
   updateServerSettings,
 } from "../../app/services/servers/server-settings.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let seq = 0;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
-afterAll(async () => {
-  await server?.close();
-});
-
 const values = (overrides: Partial<ServerFormValues> = {}): ServerFormValues => ({
   name: "Los Santos RP",
   description: null,

@@ -1,17 +1,16 @@
 import { NAMED_CATEGORIES } from "../../app/lib/categories.ts";
 import { FILE_TYPE_GROUPS } from "../../app/lib/file-types.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { stashTest } from "../helpers/fixtures.ts";
 import { signUpAndSignIn } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
+
+const test = stashTest({ APP_URL: "https://stash.example.gg/", APP_NAME: "Vault" });
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer({ APP_URL: "https://stash.example.gg/", APP_NAME: "Vault" });
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 describe("sitemap, robots and page metadata", () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/retention/expiry-notices.server.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { computeFileExpiry, fileExpiries } from "../../app/services/retention/expiry.server.ts";
@@ -9,20 +10,16 @@ import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts"
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import { seedFile, seedServer } from "../helpers/billing.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 
 const DAY = 86_400_000;
 let server: TestServer;
 let deps: SweepDeps;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   deps = { db: server.ctx.db, dbKind: server.ctx.dbKind, blobs: server.ctx.blobs, logger: server.ctx.logger };
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function owner(tier: "free" | "business" = "free") {

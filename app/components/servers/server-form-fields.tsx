@@ -1,9 +1,11 @@
 import type * as React from "react";
+import { useState } from "react";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Textarea } from "~/components/ui/textarea";
 import { DEFAULT_FILE_TYPES } from "~/lib/file-types";
-import { DEFAULT_MAX_FILE_SIZE_MB, SERVER_NAME_MAX } from "~/lib/server-form";
+import { DEFAULT_MAX_FILE_SIZE_MB, parseServerForm, SERVER_NAME_MAX } from "~/lib/server-form";
+import { showToast } from "~/lib/toast";
 import { FileTypePicker } from "./file-type-picker";
 
 export interface ServerFormDefaults {
@@ -115,8 +117,29 @@ export function ServerFormFields({
   );
 }
 
+/**
+ * The browser-side check of a server form before it is sent: the first problem as a toast (with
+ * `toastTitle` where the spec gives none of its own), every problem under its field, and an edited
+ * field's message dropped as soon as it changes.
+ */
+export function useServerFormCheck(toastTitle: string) {
+  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  return {
+    clientErrors,
+    resetClientErrors: () => setClientErrors({}),
+    onChange: clearErrorOnChange(setClientErrors),
+    onSubmit: (event: React.FormEvent<HTMLFormElement>) => {
+      const parsed = parseServerForm(new FormData(event.currentTarget), toastTitle);
+      if (parsed.ok) return setClientErrors({});
+      event.preventDefault();
+      setClientErrors(parsed.errors);
+      showToast({ type: "error", title: parsed.first.toastTitle, description: parsed.first.message });
+    },
+  };
+}
+
 /** A form onChange that drops the edited field's browser-side error, so fixed fields stop showing it. */
-export function clearErrorOnChange(setErrors: React.Dispatch<React.SetStateAction<Record<string, string>>>) {
+function clearErrorOnChange(setErrors: React.Dispatch<React.SetStateAction<Record<string, string>>>) {
   return (event: React.FormEvent<HTMLFormElement>) => {
     // A group toggle has no name of its own; it edits the allowedFileTypes field.
     const target = event.target as HTMLInputElement;

@@ -1,13 +1,12 @@
 import { Pencil } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { showToast } from "~/lib/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
-import { EDIT_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
+import { EDIT_INPUT_MAX_MB } from "~/lib/server-form";
 import { AllowedTypesByGroup } from "./file-type-picker";
-import { ServerFormFields, clearErrorOnChange } from "./server-form-fields";
+import { ServerFormFields, useServerFormCheck } from "./server-form-fields";
 
 export interface ServerSettings {
   name: string;
@@ -21,7 +20,7 @@ export interface ServerSettings {
 export function ServerSettingsCard({ server }: { server: ServerSettings }) {
   const fetcher = useFetcher<ActionResult & { saved?: boolean }>();
   const [editing, setEditing] = useState(false);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const { clientErrors, resetClientErrors, onChange, onSubmit } = useServerFormCheck("Error updating server");
   const editButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
@@ -30,7 +29,7 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
 
   const cancel = () => {
     setEditing(false);
-    setClientErrors({});
+    resetClientErrors();
     requestAnimationFrame(() => editButton.current?.focus());
   };
   const busy = fetcher.state !== "idle";
@@ -55,14 +54,8 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
             method="post"
             noValidate
             className="space-y-6"
-            onChange={clearErrorOnChange(setClientErrors)}
-            onSubmit={(event) => {
-              const result = parseServerForm(new FormData(event.currentTarget), "Error updating server");
-              if (result.ok) return setClientErrors({});
-              event.preventDefault();
-              setClientErrors(result.errors);
-              showToast({ type: "error", title: result.first.toastTitle, description: result.first.message });
-            }}
+            onChange={onChange}
+            onSubmit={onSubmit}
           >
             <input type="hidden" name="intent" value="update" />
             <ServerFormFields

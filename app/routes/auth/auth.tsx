@@ -1,5 +1,6 @@
 import { Link, redirect, useLocation, useSearchParams } from "react-router";
 import { DiscordButton, OrDivider } from "~/components/auth/auth-fields";
+import { AuthFrame } from "~/components/auth/auth-frame";
 import { SignInForm } from "~/components/auth/sign-in-form";
 import { SignUpForm } from "~/components/auth/sign-up-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -57,71 +58,63 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   const errorFor = (intent: Tab) => (actionData?.intent === intent ? actionData.error : null);
 
   return (
-    <main className="flex min-h-screen items-center justify-center p-4">
-      <div className="w-full max-w-md space-y-6">
-        <div className="text-center">
-          <Link to="/" className="text-3xl font-black tracking-tight text-primary">
-            {appName}
-          </Link>
-          <p className="mt-2 text-sm text-muted-foreground">Media hosting for your FiveM server</p>
-        </div>
-        <Card>
-          <Tabs
-            value={tab}
-            onValueChange={(value) => setSearchParams(new URLSearchParams(tabHref(value as Tab)), { replace: true })}
-          >
-            <CardHeader className="space-y-4">
-              <TabsList className="grid w-full grid-cols-2">
-                <TabsTrigger value="signin" asChild>
-                  <Link to={tabHref("signin")} replace>
-                    Sign In
-                  </Link>
-                </TabsTrigger>
-                <TabsTrigger value="signup" asChild>
-                  <Link to={tabHref("signup")} replace>
-                    Sign Up
-                  </Link>
-                </TabsTrigger>
-              </TabsList>
-              <div>
-                <CardTitle>{tab === "signin" ? "Welcome back" : "Create your account"}</CardTitle>
-                <CardDescription>
-                  {tab === "signin"
-                    ? "Sign in to manage your servers and media."
-                    : "New accounts get 5GB free. No credit card needed."}
-                </CardDescription>
-              </div>
-            </CardHeader>
-            <CardContent>
-              <TabsContent value="signin" className="mt-0">
-                <SignInForm
-                  key={location.key}
-                  redirectTo={redirectTo}
-                  serverError={errorFor("signin")}
-                  defaultEmail={actionData?.intent === "signin" ? actionData.fields?.email : undefined}
-                  offerResend={actionData?.intent === "signin" && actionData.offerResend}
-                />
-              </TabsContent>
-              <TabsContent value="signup" className="mt-0">
-                <SignUpForm
-                  key={location.key}
-                  serverError={errorFor("signup")}
-                  defaults={actionData?.intent === "signup" ? actionData.fields : undefined}
-                />
-              </TabsContent>
-              {discordEnabled ? (
-                <>
-                  <OrDivider />
-                  <DiscordButton redirectTo={redirectTo} />
-                </>
-              ) : null}
-            </CardContent>
-          </Tabs>
-        </Card>
-        <p className="px-6 text-center text-xs text-muted-foreground">
-          By continuing, you agree to our Terms of Service and Privacy Policy.
-        </p>
-      </div>
-    </main>
+    <AuthFrame
+      appName={appName}
+      footer={<p className="px-6 text-center text-xs text-muted-foreground">By continuing, you agree to our Terms of Service and Privacy Policy.</p>}
+    >
+      <Card>
+        <Tabs
+          value={tab}
+          onValueChange={(value) => setSearchParams(new URLSearchParams(tabHref(value as Tab)), { replace: true })}
+        >
+          <CardHeader className="space-y-4">
+            <TabsList className="grid w-full grid-cols-2">
+              <TabsTrigger value="signin" asChild>
+                <Link to={tabHref("signin")} replace>
+                  Sign In
+                </Link>
+              </TabsTrigger>
+              <TabsTrigger value="signup" asChild>
+                <Link to={tabHref("signup")} replace>
+                  Sign Up
+                </Link>
+              </TabsTrigger>
+            </TabsList>
+            <div>
+              <CardTitle>{tab === "signin" ? "Welcome back" : "Create your account"}</CardTitle>
+              <CardDescription>
+                {tab === "signin"
+                  ? "Sign in to manage your servers and media."
+                  : "New accounts get 5GB free. No credit card needed."}
+              </CardDescription>
+            </div>
+          </CardHeader>
+          <CardContent>
+            <TabsContent value="signin" className="mt-0">
+              <SignInForm
+                key={location.key}
+                redirectTo={redirectTo}
+                serverError={errorFor("signin")}
+                defaultEmail={actionData?.intent === "signin" ? actionData.fields?.email : undefined}
+                offerResend={actionData?.intent === "signin" && actionData.offerResend}
+              />
+            </TabsContent>
+            <TabsContent value="signup" className="mt-0">
+              <SignUpForm
+                key={location.key}
+                serverError={errorFor("signup")}
+                defaults={actionData?.intent === "signup" ? actionData.fields : undefined}
+              />
+            </TabsContent>
+            {discordEnabled ? (
+              <>
+                <OrDivider />
+                <DiscordButton redirectTo={redirectTo} />
+              </>
+            ) : null}
+          </CardContent>
+        </Tabs>
+      </Card>
+    </AuthFrame>
   );
 }

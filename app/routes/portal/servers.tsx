@@ -3,9 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useActionData, useFetcher, useSearchParams } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
-import { showToast } from "~/lib/toast";
 import { ServerCard } from "~/components/servers/server-card";
-import { EMPTY_SERVER_FORM, ServerFormFields, clearErrorOnChange } from "~/components/servers/server-form-fields";
+import { EMPTY_SERVER_FORM, ServerFormFields, useServerFormCheck } from "~/components/servers/server-form-fields";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CREATE_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
@@ -48,7 +47,7 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
   const result = fetcher.data ?? actionData;
   const formRef = useRef<HTMLFormElement>(null);
   const [open, setOpen] = useState(defaultOpen || actionData?.ok === false);
-  const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
+  const { clientErrors, resetClientErrors, onChange, onSubmit } = useServerFormCheck("Error creating server");
   const [, setSearchParams] = useSearchParams();
   const busy = fetcher.state !== "idle";
 
@@ -61,7 +60,7 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
 
   const close = () => {
     setOpen(false);
-    setClientErrors({});
+    resetClientErrors();
     setSearchParams((p) => (p.delete("new"), p), { replace: true, preventScrollReset: true });
   };
 
@@ -103,14 +102,8 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
           method="post"
           ref={formRef}
           noValidate
-          onChange={clearErrorOnChange(setClientErrors)}
-          onSubmit={(event) => {
-            const parsed = parseServerForm(new FormData(event.currentTarget), "Error creating server");
-            if (parsed.ok) return setClientErrors({});
-            event.preventDefault();
-            setClientErrors(parsed.errors);
-            showToast({ type: "error", title: parsed.first.toastTitle, description: parsed.first.message });
-          }}
+          onChange={onChange}
+          onSubmit={onSubmit}
           className="space-y-6"
         >
           <ServerFormFields idPrefix="create" defaults={EMPTY_SERVER_FORM} errors={errors} maxSizeInput={CREATE_INPUT_MAX_MB} />
