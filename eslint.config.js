@@ -3,6 +3,12 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** Inside app/, app code is imported as ~/… (docs/decisions/070); relative paths reach only route types, db/, storage/ and package.json. */
+const RELATIVE_APP_IMPORT = {
+  regex: "^\\.\\.?/(?!\\+types/)(?!(\\.\\./)*(db|storage)/)(?!(\\.\\./)*package\\.json$)",
+  message: "Inside app/, import app code as ~/… (docs/decisions/070).",
+};
+
 /** Service domains from the bottom up: each may import only those before it. */
 const SERVICE_LAYERS = ["platform", "media", "billing", "accounts", "servers", "api-keys", "files", "retention", "uploads", "maintenance", "stats"];
 
@@ -37,11 +43,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/**"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [RELATIVE_APP_IMPORT] }] },
+  },
+  {
     files: ["app/lib/**"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["*.server", "*.server.ts", "~/services/*", "~/http/*"], message: "app/lib is shared with the browser: no server modules." }] },
+        { patterns: [RELATIVE_APP_IMPORT, { group: ["*.server", "*.server.ts", "~/services/*", "~/http/*"], message: "app/lib is shared with the browser: no server modules." }] },
       ],
     },
   },
@@ -54,6 +64,7 @@ export default tseslint.config(
         {
           paths: [{ name: "react-router", allowTypeImports: false, message: "Services take typed input; app/http knows requests." }],
           patterns: [
+            RELATIVE_APP_IMPORT,
             { group: ["~/http/*", "~/routes/*", "~/components/*", "~/root"], message: "Services never import HTTP code, routes or components." },
             { group: ["~/services/app-context.server"], allowTypeImports: true, message: "Services receive the app context; only the entry creates it." },
             ...(level < SERVICE_LAYERS.length - 1

@@ -11,12 +11,12 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Route } from "./+types/root";
-import { ThemeProvider } from "./components/theme/theme-provider";
-import { Toaster } from "./components/toaster";
-import { TooltipProvider } from "./components/ui/tooltip";
-import { publicPageScript } from "./lib/public-page-script";
-import { useIsStaticPage } from "./lib/static-page";
-import { themeBootScript } from "./lib/theme";
+import { ThemeProvider } from "~/components/theme/theme-provider";
+import { Toaster } from "~/components/toaster";
+import { TooltipProvider } from "~/components/ui/tooltip";
+import { publicPageScript } from "~/lib/public-page-script";
+import { useIsStaticPage } from "~/lib/static-page";
+import { themeBootScript } from "~/lib/theme";
 import { readToast } from "~/http/toast.server";
 import "~/app.css";
 

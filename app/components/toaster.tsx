@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Toaster as Sonner } from "sonner";
 import { TOAST_DURATION_MS } from "~/lib/site";
 import { showToast, type Toast } from "~/lib/toast";
-import { useTheme } from "./theme/theme-provider";
+import { useTheme } from "~/components/theme/theme-provider";
 
 /** Spec: one toast at a time, 5000 ms, bottom-right, Alt+T, a close button labelled "Close toast". */
 export function Toaster({ flash }: { flash: Toast | null }) {

@@ -1,4 +1,4 @@
-import { sanitizeInput } from "./sanitize";
+import { sanitizeInput } from "~/lib/sanitize";
 
 /** Shared by the /auth forms (on submit, in the browser) and their actions (on the server). */
 export const PASSWORD_MIN = 6;

@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import { showToast } from "~/lib/toast";
-import { openTabFor } from "./open-tab";
+import { openTabFor } from "~/lib/open-tab";
 
 /** Spec: "Copied to clipboard"; on failure "Failed to copy" with its fallback text. */
 export async function copyText(text: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { GB } from "./plans";
+import { GB } from "~/lib/plans";
 
 /** GB to 2 decimals, as the stat cards show it. */
 export function formatGb(bytes: number): string {

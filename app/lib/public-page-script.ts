@@ -1,6 +1,6 @@
 import type { Toast } from "~/lib/toast";
-import { TOAST_DURATION_MS } from "./site";
-import { THEME_STORAGE_KEY } from "./theme";
+import { TOAST_DURATION_MS } from "~/lib/site";
+import { THEME_STORAGE_KEY } from "~/lib/theme";
 
 /** The spec's toasts for a code block's copy button. */
 export const COPY_TOASTS = {

@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
-import { PLAN_LIST } from "./plans";
-import { pageTitle } from "./site";
+import { PLAN_LIST } from "~/lib/plans";
+import { pageTitle } from "~/lib/site";
 
 export interface PageSeo {
   /** The page part of the title; the product name is appended. */

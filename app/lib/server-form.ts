@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { findFileType, normaliseFileTypes } from "./file-types";
-import { sanitizeInput } from "./sanitize";
+import { findFileType, normaliseFileTypes } from "~/lib/file-types";
+import { sanitizeInput } from "~/lib/sanitize";
 
 export const DEFAULT_MAX_FILE_SIZE_MB = 50;
 /** The rule every path enforces; the form inputs are narrower (create 1-500, edit 1-100). */

@@ -1,4 +1,4 @@
-import { FILE_INPUT_ACCEPT } from "./file-types";
+import { FILE_INPUT_ACCEPT } from "~/lib/file-types";
 
 /** Upload page strings from the spec, shared by the page and its endpoint. */
 export const MISSING_UPLOAD_INFO = "Missing information - Please select a file and server.";

@@ -13,8 +13,8 @@ import {
   uploadSnippets,
   type Snippet,
 } from "~/lib/integration-snippets";
-import { CodeBlock } from "./code-block";
-import { NativeSelect } from "./native-select";
+import { CodeBlock } from "~/components/api-keys/code-block";
+import { NativeSelect } from "~/components/api-keys/native-select";
 
 function Snippets({ items }: { items: Snippet[] }) {
   return (

@@ -16,7 +16,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import type { ActionResult } from "~/lib/action-result";
 import { apiKeyStatusLabel } from "~/lib/api-key-status";
 import { formatDate, formatDateTime } from "~/lib/portal-format";
-import type { RevealedKey } from "./new-key-form";
+import type { RevealedKey } from "~/components/api-keys/new-key-form";
 
 export interface KeyRow {
   id: string;

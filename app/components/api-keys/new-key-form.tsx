@@ -8,7 +8,7 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
 import { API_KEY_MESSAGES } from "~/lib/api-key-status";
-import { NativeSelect } from "./native-select";
+import { NativeSelect } from "~/components/api-keys/native-select";
 
 export interface RevealedKey {
   secret: string;

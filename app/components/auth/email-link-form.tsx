@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { Button } from "~/components/ui/button";
-import { AuthField, FormError } from "./auth-fields";
-import { FormNotice } from "./auth-frame";
+import { AuthField, FormError } from "~/components/auth/auth-fields";
+import { FormNotice } from "~/components/auth/auth-frame";
 
 /** The body of the "send me a link" pages: one e-mail field, or the notice once it is sent. */
 export function EmailLinkForm({

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { validateSignIn } from "~/lib/auth-validation";
-import { EmailField, FormError, PasswordField } from "./auth-fields";
+import { EmailField, FormError, PasswordField } from "~/components/auth/auth-fields";
 
 export interface SignInFormProps {
   redirectTo: string;

@@ -3,7 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
-import { AuthField, EmailField, FormError, PasswordField } from "./auth-fields";
+import { AuthField, EmailField, FormError, PasswordField } from "~/components/auth/auth-fields";
 
 export interface SignUpFormProps {
   serverError?: string | null;

@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from "react";
 import { API_EXAMPLES, toCurl, type ApiExampleName, type Bases } from "~/lib/content/api-examples";
 import type { Snippet } from "~/lib/content/script-snippets";
-import { CodeBlock } from "./code-block";
+import { CodeBlock } from "~/components/docs/code-block";
 
 export function DocSection({ id, title, children, level = 2 }: { id: string; title: string; children: ReactNode; level?: 2 | 3 }) {
   const Heading = level === 2 ? "h2" : "h3";

@@ -2,8 +2,8 @@ import { NAMED_CATEGORIES } from "~/lib/categories";
 import { DEFAULT_FILE_TYPES, FILE_TYPE_GROUPS } from "~/lib/file-types";
 import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/content/api-examples";
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer, resumableUploadJs } from "~/lib/content/script-snippets";
-import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "./doc-parts";
-import { UploadResponse } from "./docs-getting-started";
+import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "~/components/docs/doc-parts";
+import { UploadResponse } from "~/components/docs/docs-getting-started";
 
 export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb: number }) {
   return (

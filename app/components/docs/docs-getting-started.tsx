@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { sampleUploadResponse, type Bases } from "~/lib/content/api-examples";
 import { luaMultipartNote, screenshotBasicServer, serverCfg } from "~/lib/content/script-snippets";
-import { C, Callout, Curl, DocSection, Json, SnippetBlock } from "./doc-parts";
+import { C, Callout, Curl, DocSection, Json, SnippetBlock } from "~/components/docs/doc-parts";
 
 export function GettingStarted({ bases, appName }: { bases: Bases; appName: string }) {
   return (

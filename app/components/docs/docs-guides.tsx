@@ -1,6 +1,6 @@
 import type { Bases } from "~/lib/content/api-examples";
 import { jsUpload, lbPhonePresigned, lbPhoneUpload, lbPhoneWhitelist, npwdConfig, presignClient, qbPhoneWebhook, screenshotBasicServer, sharexUploader } from "~/lib/content/script-snippets";
-import { C, Callout, DocSection, SnippetBlock, Table } from "./doc-parts";
+import { C, Callout, DocSection, SnippetBlock, Table } from "~/components/docs/doc-parts";
 
 export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
   const cdnHost = new URL(bases.cdnUrl).host;

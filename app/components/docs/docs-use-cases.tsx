@@ -1,6 +1,6 @@
 import type { Bases } from "~/lib/content/api-examples";
 import { phoneUseCase, policeMdtLua, securityUseCase } from "~/lib/content/script-snippets";
-import { C, Curl, DocSection, SnippetBlock } from "./doc-parts";
+import { C, Curl, DocSection, SnippetBlock } from "~/components/docs/doc-parts";
 
 export function UseCases({ bases }: { bases: Bases }) {
   return (

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { ThemeMenu } from "~/components/theme/theme-menu";
-import { Sidebar, SidebarProvider, SidebarTrigger } from "./sidebar";
+import { Sidebar, SidebarProvider, SidebarTrigger } from "~/components/layout/sidebar";
 
 export interface PortalShellProps {
   appName: string;

@@ -19,7 +19,7 @@ import { NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
 import { ADMIN_NAV, PORTAL_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE_S, type NavIcon } from "~/lib/navigation";
 import { cn } from "~/lib/utils";
-import { useIsMobile } from "./use-is-mobile";
+import { useIsMobile } from "~/components/layout/use-is-mobile";
 
 const ICONS: Record<NavIcon, typeof Server> = {
   dashboard: LayoutDashboard,

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { FOOTER_LINKS, NAV_LINKS, TAGLINE } from "~/lib/content/marketing";
-import { BrandMark } from "./brand-mark";
+import { BrandMark } from "~/components/marketing/brand-mark";
 
 export function SiteFooter({ appName }: { appName: string }) {
   return (

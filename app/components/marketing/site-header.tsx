@@ -3,7 +3,7 @@ import { Link, NavLink } from "react-router";
 import { buttonVariants } from "~/components/ui/button";
 import { NAV_LINKS } from "~/lib/content/marketing";
 import { cn } from "~/lib/utils";
-import { BrandMark } from "./brand-mark";
+import { BrandMark } from "~/components/marketing/brand-mark";
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(

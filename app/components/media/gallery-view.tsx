@@ -16,8 +16,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Skeleton } from "~/components/ui/skeleton";
 import { ALL_CATEGORIES, fileCountText, type CategoryOption } from "~/lib/categories";
-import { MediaCard, type MediaCardFile } from "./media-card";
-import { MediaLightbox } from "./media-lightbox";
+import { MediaCard, type MediaCardFile } from "~/components/media/media-card";
+import { MediaLightbox } from "~/components/media/media-lightbox";
 import type { ActionResult } from "~/lib/action-result";
 
 interface GalleryPageData {

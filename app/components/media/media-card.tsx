@@ -6,7 +6,7 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { formatMegabytes } from "~/lib/file-size";
 import { copyText, formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
 import { categoryLabel } from "~/lib/categories";
-import { MediaThumb } from "./media-thumb";
+import { MediaThumb } from "~/components/media/media-thumb";
 
 export interface MediaCardFile {
   id: string;

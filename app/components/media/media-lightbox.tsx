@@ -5,7 +5,7 @@ import { formatMegabytes } from "~/lib/file-size";
 import { formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
 import { categoryLabel } from "~/lib/categories";
 import { mediaKind } from "~/lib/media-kind";
-import type { MediaCardFile } from "./media-card";
+import type { MediaCardFile } from "~/components/media/media-card";
 
 interface MediaLightboxProps {
   files: MediaCardFile[];

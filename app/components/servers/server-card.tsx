@@ -4,7 +4,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatBytes, formatDate } from "~/lib/portal-format";
-import { AllowedTypesByGroup } from "./file-type-picker";
+import { AllowedTypesByGroup } from "~/components/servers/file-type-picker";
 
 export interface ServerCardData {
   id: string;

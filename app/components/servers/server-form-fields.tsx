@@ -6,7 +6,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { DEFAULT_FILE_TYPES } from "~/lib/file-types";
 import { DEFAULT_MAX_FILE_SIZE_MB, parseServerForm, SERVER_NAME_MAX } from "~/lib/server-form";
 import { showToast } from "~/lib/toast";
-import { FileTypePicker } from "./file-type-picker";
+import { FileTypePicker } from "~/components/servers/file-type-picker";
 
 export interface ServerFormDefaults {
   name: string;

@@ -5,8 +5,8 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { EDIT_INPUT_MAX_MB } from "~/lib/server-form";
-import { AllowedTypesByGroup } from "./file-type-picker";
-import { ServerFormFields, useServerFormCheck } from "./server-form-fields";
+import { AllowedTypesByGroup } from "~/components/servers/file-type-picker";
+import { ServerFormFields, useServerFormCheck } from "~/components/servers/server-form-fields";
 
 export interface ServerSettings {
   name: string;

@@ -8,7 +8,7 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { isTheme } from "~/lib/theme";
-import { useTheme } from "./theme-provider";
+import { useTheme } from "~/components/theme/theme-provider";
 
 export function ThemeMenu() {
   const { theme, setTheme } = useTheme();

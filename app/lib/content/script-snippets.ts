@@ -1,5 +1,5 @@
 import { KEY_PLACEHOLDER, sharexConfig } from "~/lib/integration-snippets";
-import type { Bases } from "./api-examples";
+import type { Bases } from "~/lib/content/api-examples";
 
 /**
  * Script-side examples (Lua, JavaScript, script configs) for the docs and the /fivem-cdn use cases.

@@ -1,5 +1,5 @@
-import type { Bases } from "./api-examples";
-import { phoneUseCase, policeMdtLua, resourcesUseCase, securityUseCase, type Snippet } from "./script-snippets";
+import type { Bases } from "~/lib/content/api-examples";
+import { phoneUseCase, policeMdtLua, resourcesUseCase, securityUseCase, type Snippet } from "~/lib/content/script-snippets";
 
 /** The tabbed use cases on /fivem-cdn: copy here, code in script-snippets.ts. */
 export const USE_CASES: { id: string; label: string; title: string; body: string; snippet: (bases: Bases) => Snippet }[] = [

@@ -6,7 +6,7 @@ import { SignUpForm } from "~/components/auth/sign-up-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { pageTitle } from "~/lib/site";
-import { handleSignIn, handleSignUp, type AuthFormState } from "./auth-actions.server";
+import { handleSignIn, handleSignUp, type AuthFormState } from "~/routes/auth/auth-actions.server";
 import { formError } from "~/http/action-results.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import type { Route } from "./+types/auth";

@@ -4,9 +4,9 @@ import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
 import { confirmEmail, renewEmailConfirmation } from "~/services/accounts/password-accounts.server";
-import { signInAndRedirect } from "./auth-actions.server";
-import { sendAccountMailInBackground } from "./auth-mail.server";
-import { readLinkRequestEmail } from "./email-request.server";
+import { signInAndRedirect } from "~/routes/auth/auth-actions.server";
+import { sendAccountMailInBackground } from "~/routes/auth/auth-mail.server";
+import { readLinkRequestEmail } from "~/routes/auth/email-request.server";
 import type { Route } from "./+types/confirm";
 
 const RESEND_ANSWER = "If that address has an account waiting for confirmation, a new link is on its way. Check your inbox.";

@@ -5,8 +5,8 @@ import { isDomainError } from "~/services/platform/domain-error.server";
 import { linkDiscord, signInWithDiscord, type DiscordProfile } from "~/services/accounts/discord-accounts.server";
 import { getOptionalUser, safeRedirectPath } from "~/http/guards.server";
 import { redirectWithToast } from "~/http/toast.server";
-import { signInAndRedirect } from "./auth-actions.server";
-import { discordIntentCookie } from "./discord";
+import { signInAndRedirect } from "~/routes/auth/auth-actions.server";
+import { discordIntentCookie } from "~/routes/auth/discord";
 import type { Route } from "./+types/discord-callback";
 
 async function clearedIntent(): Promise<Headers> {

@@ -4,8 +4,8 @@ import { AuthCard, AuthFrame } from "~/components/auth/auth-frame";
 import { EmailLinkForm } from "~/components/auth/email-link-form";
 import { pageTitle } from "~/lib/site";
 import { startPasswordReset } from "~/services/accounts/password-accounts.server";
-import { sendAccountMailInBackground } from "./auth-mail.server";
-import { readLinkRequestEmail } from "./email-request.server";
+import { sendAccountMailInBackground } from "~/routes/auth/auth-mail.server";
+import { readLinkRequestEmail } from "~/routes/auth/email-request.server";
 import type { Route } from "./+types/forgot-password";
 
 const RESET_ANSWER = "If an account exists for that email, a password reset link is on its way. Check your inbox.";

@@ -7,7 +7,7 @@ import { validateNewPassword } from "~/lib/auth-validation";
 import { pageTitle } from "~/lib/site";
 import { resetPassword } from "~/services/accounts/password-accounts.server";
 import { checkAuthToken, type TokenCheck } from "~/services/accounts/email-tokens.server";
-import { signInAndRedirect } from "./auth-actions.server";
+import { signInAndRedirect } from "~/routes/auth/auth-actions.server";
 import type { Route } from "./+types/reset-password";
 
 function linkProblem(result: Exclude<TokenCheck, { status: "valid" }>): string {
