@@ -1,4 +1,4 @@
-import { GB, PLANS, type Tier } from "~/lib/plans";
+import { PLANS, type Tier } from "~/lib/plans";
 
 export interface PlanButton {
   label: "Current Plan" | "Free Hosting" | "Upgrade" | "Subscribe";
@@ -14,8 +14,4 @@ export function planButton(tier: Tier, current: { tier: Tier; quotaGb: number })
   if (tier === current.tier) return { label: "Current Plan", disabled: true };
   if (tier === "free") return { label: "Free Hosting", disabled: true };
   return { label: PLANS[tier].storageGb > current.quotaGb ? "Upgrade" : "Subscribe", disabled: false };
-}
-
-export function usedPercent(usedBytes: number, quotaGb: number): number {
-  return quotaGb > 0 ? Math.min(100, (usedBytes / (quotaGb * GB)) * 100) : 100;
 }

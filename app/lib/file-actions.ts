@@ -74,8 +74,3 @@ export function onViewClick(id: string) {
     void viewFile(id);
   };
 }
-
-/** A stable date for server and browser alike, e.g. "22 Nov 2026". */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-}

@@ -92,11 +92,6 @@ export function storageAddonPriceGbp(tier: Tier, gb: number): number {
   return Math.round(gb * PLANS[tier].overagePerGbGbp * 100) / 100;
 }
 
-/** GB with up to 2 decimals, for quota and usage figures. */
-export function formatGb(bytes: number): string {
-  return `${Number((bytes / GB).toFixed(2))} GB`;
-}
-
 /**
  * The storage-purchase input as the spec reads it: non-numeric counts as 0, values are capped
  * at ADDON_MAX_GB; anything not above 0 is refused by the caller.

@@ -15,6 +15,8 @@ export const DESCRIPTION_MAX = 500;
 
 export const MESSAGES = {
   name: "Server name can only contain letters, numbers, spaces, hyphens, and underscores",
+  /** An empty name (or one that was only markup) is missing, not misspelt. */
+  nameRequired: "Server name is required",
   url: "Please enter a valid URL",
   fileSize: "Please enter a valid file size (1-10000 MB)",
   description: `Description must be at most ${DESCRIPTION_MAX} characters`,
@@ -46,8 +48,8 @@ const clean = (value: unknown) => (typeof value === "string" ? sanitizeInput(val
 const name = z.preprocess(
   clean,
   z
-    .string({ error: MESSAGES.name })
-    .min(1, MESSAGES.name)
+    .string({ error: MESSAGES.nameRequired })
+    .min(1, MESSAGES.nameRequired)
     .max(SERVER_NAME_MAX, MESSAGES.name)
     .regex(/^[A-Za-z0-9 _-]+$/, MESSAGES.name),
 );

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatBytes } from "../../app/lib/format.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { RESUMABLE_FROM_BYTES } from "../../app/lib/upload-client.ts";
 import { deleteOwnedFiles } from "../../app/services/files/portal-files.server.ts";
@@ -107,16 +108,24 @@ describe("media screens as a new user", () => {
 
     await page.goto(`${server.url}/storage`);
     await page.getByTestId("storage-row").first().waitFor();
-    const usedText = await page.getByTestId("storage-used").textContent();
-    expect(usedText).toContain("/ 5 GB");
-    expect(usedText).not.toMatch(/^0 Bytes/);
+    // One size format on every screen: the Storage Manager, the dashboard and Billing print the
+    // same figure for the same bytes, in the unit that fits it (not "0.00 GB" for a few MB).
+    const used = formatBytes((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes);
+    expect(used).toMatch(/ (KB|MB)$/);
+    expect(await page.getByTestId("storage-used").textContent()).toBe(`${used} / 5 GB`);
     await shoot(page, "storage-desktop");
+    await page.goto(`${server.url}/dashboard`);
+    expect(await page.getByRole("region", { name: "Statistics" }).textContent()).toContain(`Storage Used${used}of 5 GB available`);
+    await page.goto(`${server.url}/billing`);
+    await expect.poll(() => page.getByTestId("storage-quota").textContent()).toBe(`${used} of 5 GB`);
+    await page.goto(`${server.url}/storage`);
+    await page.getByTestId("storage-row").first().waitFor();
 
     await page.getByRole("button", { name: "Delete bank-heist.png" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.getByText("No files stored yet").waitFor();
     await page.getByText("File deleted").waitFor();
-    await expect.poll(() => page.getByTestId("storage-used").textContent()).toMatch(/^0 Bytes/);
+    await expect.poll(() => page.getByTestId("storage-used").textContent()).toMatch(/^0 B \//);
     expect((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes).toBe(0);
     await shoot(page, "storage-empty-desktop");
 

@@ -74,7 +74,8 @@ describe("guards", () => {
 describe("/servers create", () => {
   it.each([
     [{ name: "bad/name" }, "Server name can only contain letters, numbers, spaces, hyphens, and underscores"],
-    [{ name: "" }, "Server name can only contain letters, numbers, spaces, hyphens, and underscores"],
+    [{ name: "" }, "Server name is required"],
+    [{ name: "<b></b>" }, "Server name is required"],
     [{ endpointUrl: "nope" }, "Please enter a valid URL"],
     [{ maxFileSizeMb: "0" }, "Please enter a valid file size (1-10000 MB)"],
     [{ maxFileSizeMb: "10001" }, "Please enter a valid file size (1-10000 MB)"],

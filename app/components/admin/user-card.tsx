@@ -3,7 +3,7 @@ import { UserAvatar } from "~/components/auth/user-menu";
 import { AdminPlanControl } from "~/components/billing/admin-plan-control";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent } from "~/components/ui/card";
-import { formatDate, formatGb } from "~/lib/account-format";
+import { formatBytes, formatDate } from "~/lib/format";
 import type { Tier } from "~/lib/plans";
 import type { AdminUserRow, Role } from "~/lib/roles";
 
@@ -46,7 +46,7 @@ export function AdminUserCard({ user, plan }: { user: AdminUserRow; plan?: { tie
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">Storage</dt>
-            <dd className="font-medium">{formatGb(user.totalStorageUsed)}</dd>
+            <dd className="font-medium">{formatBytes(user.totalStorageUsed)}</dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">Joined</dt>

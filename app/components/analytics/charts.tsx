@@ -1,6 +1,6 @@
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatBytes } from "~/lib/portal-format";
+import { formatBytes } from "~/lib/format";
 import type { DayPoint } from "~/lib/analytics";
 
 export interface Ranked {
@@ -15,7 +15,7 @@ const tickStyle = { fontSize: 12, fill: "var(--muted-foreground)" };
 const tooltipStyle = { background: "var(--popover)", border: "1px solid var(--border)", borderRadius: 8, color: "var(--popover-foreground)" };
 const shortDay = (day: string) => day.slice(5);
 /** Axis ticks: whole units, so labels stay on one line. */
-const shortBytes = (v: number) => formatBytes(v).replace(/\.\d+ /, " ");
+const shortBytes = (v: number) => formatBytes(v, 1);
 
 function ChartCard({ title, description, children }: { title: string; description: string; children: React.ReactNode }) {
   return (

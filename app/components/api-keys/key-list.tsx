@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { apiKeyStatusLabel } from "~/lib/api-key-status";
-import { formatDate, formatDateTime } from "~/lib/portal-format";
+import { formatDate, formatDateTime } from "~/lib/format";
 import type { RevealedKey } from "~/components/api-keys/new-key-form";
 
 export interface KeyRow {

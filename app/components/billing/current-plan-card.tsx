@@ -3,8 +3,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
 import { Progress } from "~/components/ui/progress";
-import { usedPercent } from "~/lib/billing-plans";
-import { formatGb, formatGbp, PLANS, type Tier } from "~/lib/plans";
+import { barPercent, formatBytes, formatDate, percentUsed } from "~/lib/format";
+import { formatGbp, GB, PLANS, type Tier } from "~/lib/plans";
 
 export interface SubscriptionView {
   subscribed: boolean;
@@ -12,9 +12,6 @@ export interface SubscriptionView {
   subscription_end: string | null;
   storage_quota_gb: number;
 }
-
-const dateFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 export function CurrentPlanCard(props: {
   subscription: SubscriptionView;
@@ -27,7 +24,7 @@ export function CurrentPlanCard(props: {
 }) {
   const { subscription, usedBytes, addons } = props;
   const plan = PLANS[subscription.subscription_tier];
-  const percent = usedPercent(usedBytes, subscription.storage_quota_gb);
+  const percent = barPercent(percentUsed(usedBytes, subscription.storage_quota_gb * GB));
   return (
     <Card data-testid="current-plan">
       <CardHeader>
@@ -56,7 +53,7 @@ export function CurrentPlanCard(props: {
           <div className="flex justify-between text-sm">
             <span>Storage used</span>
             <span data-testid="storage-quota">
-              {formatGb(usedBytes)} of {subscription.storage_quota_gb} GB
+              {formatBytes(usedBytes)} of {subscription.storage_quota_gb} GB
             </span>
           </div>
           <Progress value={percent} aria-label="Storage used" />

@@ -1,6 +1,6 @@
 import { TriangleAlert } from "lucide-react";
 import { Link } from "react-router";
-import { formatGb } from "~/lib/plans";
+import { formatBytes } from "~/lib/format";
 
 export interface OverageBannerProps {
   overage: { usedBytes: number; quotaBytes: number; overBytes: number } | null;
@@ -15,8 +15,8 @@ export function OverageBanner({ overage }: OverageBannerProps) {
       <div className="space-y-1">
         <p className="font-semibold">Storage over quota: new uploads are paused</p>
         <p className="text-muted-foreground">
-          You are using {formatGb(overage.usedBytes)} of your {formatGb(overage.quotaBytes)} quota. Nothing has been
-          deleted. To upload again, free up {formatGb(overage.overBytes)} in the{" "}
+          You are using {formatBytes(overage.usedBytes)} of your {formatBytes(overage.quotaBytes)} quota. Nothing has been
+          deleted. To upload again, free up {formatBytes(overage.overBytes)} in the{" "}
           <Link to="/storage" className="font-medium text-foreground underline underline-offset-4">
             Storage Manager
           </Link>

@@ -3,8 +3,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
-import { formatMegabytes } from "~/lib/file-size";
-import { copyText, formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
+import { copyText, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
+import { formatBytes, formatDate } from "~/lib/format";
 import { categoryLabel } from "~/lib/categories";
 import { MediaThumb } from "~/components/media/media-thumb";
 
@@ -60,7 +60,7 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
           </Badge>
         </div>
         <div className="flex flex-wrap gap-x-3 gap-y-1 text-xs text-muted-foreground">
-          <span>{formatMegabytes(file.sizeBytes)}</span>
+          <span>{formatBytes(file.sizeBytes, 1)}</span>
           {file.playerName ? <span className="truncate">Player: {file.playerName}</span> : null}
           <span>{formatDate(file.createdAt)}</span>
           {file.isPublic ? null : <span>Private</span>}

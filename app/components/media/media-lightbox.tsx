@@ -1,8 +1,8 @@
 import { ChevronLeft, ChevronRight, Download, ExternalLink, FileText } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
-import { formatMegabytes } from "~/lib/file-size";
-import { formatDate, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
+import { mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
+import { formatBytes, formatDate } from "~/lib/format";
 import { categoryLabel } from "~/lib/categories";
 import { mediaKind } from "~/lib/media-kind";
 import type { MediaCardFile } from "~/components/media/media-card";
@@ -35,7 +35,7 @@ export function MediaLightbox({ files, index, onIndexChange }: MediaLightboxProp
           <>
             <DialogTitle className="truncate pr-8">{file.originalFilename}</DialogTitle>
             <DialogDescription>
-              {categoryLabel(file.category)} · {formatMegabytes(file.sizeBytes)} · {formatDate(file.createdAt)}
+              {categoryLabel(file.category)} · {formatBytes(file.sizeBytes, 1)} · {formatDate(file.createdAt)}
               {file.playerName ? ` · ${file.playerName}` : ""}
             </DialogDescription>
             <div className="flex min-h-48 items-center justify-center rounded-md bg-black/40">

@@ -17,8 +17,8 @@ import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Progress } from "~/components/ui/progress";
 import { Skeleton } from "~/components/ui/skeleton";
-import { barPercent, formatBytes } from "~/lib/file-size";
-import { formatDate, startDownload } from "~/lib/file-actions";
+import { startDownload } from "~/lib/file-actions";
+import { barPercent, formatBytes, formatDate, formatPercent } from "~/lib/format";
 
 interface StorageFile {
   id: string;
@@ -75,7 +75,7 @@ export function StorageView({ q, cursor, nextCursor, summary, files }: StorageVi
                 <p className="text-2xl font-semibold" data-testid="storage-used">
                   {formatBytes(summary.usedBytes)} <span className="text-base font-normal text-muted-foreground">/ {formatBytes(summary.quotaBytes)}</span>
                 </p>
-                <p className="text-sm text-muted-foreground">{`${summary.percentUsed.toFixed(2)}% used`}</p>
+                <p className="text-sm text-muted-foreground">{`${formatPercent(summary.percentUsed)} used`}</p>
               </div>
               <Progress value={barPercent(summary.percentUsed)} aria-label="Storage used" />
               <p className="text-sm text-muted-foreground">{`${formatBytes(summary.remainingBytes)} remaining`}</p>

@@ -8,7 +8,7 @@ import { Checkbox } from "~/components/ui/checkbox";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Progress } from "~/components/ui/progress";
-import { formatBytes, formatMegabytes } from "~/lib/file-size";
+import { formatBytes } from "~/lib/format";
 import { copyText } from "~/lib/file-actions";
 import { DEFAULT_CATEGORY, type CategoryOption } from "~/lib/categories";
 import { uploadFile, UploadError, type UploadedFile, type UploadHandle } from "~/lib/upload-client";
@@ -308,7 +308,7 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
                     <span className="truncate">{result!.original_filename}</span>
                   </p>
                   <p className="text-muted-foreground">
-                    {formatMegabytes(result!.file_size)} · {result!.mime_type} · {result!.is_public ? "Public" : "Private"}
+                    {formatBytes(result!.file_size)} · {result!.mime_type} · {result!.is_public ? "Public" : "Private"}
                   </p>
                   <div className="flex gap-2">
                     <Input readOnly value={result!.public_url} aria-label={`Public URL of ${result!.original_filename}`} className="h-9 font-mono text-xs" />

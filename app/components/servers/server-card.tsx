@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatBytes, formatDate } from "~/lib/portal-format";
+import { formatBytes, formatDate } from "~/lib/format";
 import { AllowedTypesByGroup } from "~/components/servers/file-type-picker";
 
 export interface ServerCardData {

@@ -2,11 +2,11 @@ import { KeyRound, Upload } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatDate, formatGb } from "~/lib/portal-format";
+import { formatBytes, formatDate } from "~/lib/format";
 
 export function ServerStats(props: { usedBytes: number; fileCount: number; quotaGb: number; allowedTypes: number; createdAt: Date | string }) {
   const rows: [string, string][] = [
-    ["Storage Used", `${formatGb(props.usedBytes)} GB`],
+    ["Storage Used", formatBytes(props.usedBytes)],
     ["Storage Quota", `${props.quotaGb} GB`],
     ["Files", String(props.fileCount)],
     ["Allowed File Types", String(props.allowedTypes)],

@@ -6,7 +6,7 @@ import { StatusBadge } from "~/components/servers/server-card";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatBytes, formatDate } from "~/lib/portal-format";
+import { formatBytes, formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { ACTIVE_USER_WINDOW_DAYS, getAdminTotals, getSystemHealth, listAllServers, RECENT_SERVER_COUNT } from "~/services/stats/admin-stats.server";
 import { requireUserWithRole } from "~/http/guards.server";

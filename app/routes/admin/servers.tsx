@@ -16,7 +16,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
-import { formatBytes, formatDate, hostnameOf } from "~/lib/portal-format";
+import { formatBytes, formatDate } from "~/lib/format";
 import { adminDeleteConfirm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listAllServers } from "~/services/stats/admin-stats.server";
@@ -32,6 +32,15 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserWithRole(request, context, "admin");
   return { servers: await listAllServers(context.db) };
+}
+
+/** The endpoint's host name, which is what an admin scans for; "None" when it is missing or not a URL. */
+function endpointHost(url: string | null | undefined): string {
+  try {
+    return url ? new URL(url).hostname : "None";
+  } catch {
+    return "None";
+  }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -100,7 +109,7 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
                         </div>
                         <div>
                           <dt className="text-muted-foreground">Endpoint</dt>
-                          <dd className="truncate">{hostnameOf(s.endpointUrl) ?? "None"}</dd>
+                          <dd className="truncate">{endpointHost(s.endpointUrl)}</dd>
                         </div>
                       </dl>
                       <div className="flex flex-wrap gap-1" aria-label="File types">

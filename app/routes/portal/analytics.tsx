@@ -5,7 +5,7 @@ import { PageHeader } from "~/components/portal/page-header";
 import { StatCard } from "~/components/portal/stat-card";
 import { Button } from "~/components/ui/button";
 import { Skeleton } from "~/components/ui/skeleton";
-import { formatGb } from "~/lib/portal-format";
+import { formatBytes, formatPercent } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { cn } from "~/lib/utils";
 import { ANALYTICS_RANGES, getAnalytics, parseRange } from "~/services/stats/analytics.server";
@@ -54,9 +54,9 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       />
       <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard title="Total Files" value={totals.files} icon={FileStack} />
-        <StatCard title="Total Size" value={`${formatGb(totals.bytes)} GB`} icon={HardDrive} />
+        <StatCard title="Total Size" value={formatBytes(totals.bytes)} icon={HardDrive} />
         <StatCard title="Monthly Uploads" value={totals.monthlyUploads} icon={Upload} hint="Since the 1st of this month" />
-        <StatCard title="Storage Used" value={`${totals.storagePercent}%`} icon={PieChart} hint="Of your plan's quota" />
+        <StatCard title="Storage Used" value={formatPercent(totals.storagePercent)} icon={PieChart} hint="Of your plan's quota" />
       </section>
       {!analytics.hasData ? (
         <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed p-10 text-center">

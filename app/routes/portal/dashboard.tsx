@@ -6,7 +6,7 @@ import { StatCard } from "~/components/portal/stat-card";
 import { StatusBadge } from "~/components/servers/server-card";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatGb } from "~/lib/portal-format";
+import { formatBytes } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { DASHBOARD_SERVER_COUNT, getDashboardStats } from "~/services/stats/dashboard-stats.server";
 import { requireUser } from "~/http/guards.server";
@@ -51,7 +51,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <StatCard title="Media Files" value={stats?.mediaFiles ?? 0} icon={FileImage} hint="Files stored" />
         <StatCard
           title="Storage Used"
-          value={`${formatGb(stats?.storageUsedBytes ?? 0)} GB`}
+          value={formatBytes(stats?.storageUsedBytes ?? 0)}
           icon={HardDrive}
           hint={`of ${stats?.quotaGb ?? 5} GB available`}
         />

@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
-import { formatDate } from "~/lib/account-format";
+import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
 import { isDomainError } from "~/services/platform/domain-error.server";

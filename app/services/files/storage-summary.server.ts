@@ -1,5 +1,5 @@
 import type { Db } from "../../../db/index";
-import { isStorageLow, percentUsed } from "~/lib/file-size";
+import { isStorageLow, percentUsed } from "~/lib/format";
 import type { Tier } from "~/lib/plans";
 import { getAccountQuota } from "~/services/billing/quota.server";
 

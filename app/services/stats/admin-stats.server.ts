@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { AppContext } from "~/services/app-context.server";
-import { formatBytes } from "~/lib/file-size";
+import { formatBytes } from "~/lib/format";
 import { checkHealth } from "~/services/maintenance/health.server";
 import { latestStorageReport, type StorageReport } from "~/services/maintenance/storage-reconcile.server";
 
