@@ -1,5 +1,5 @@
 /**
- * The one way every screen, chart, CLI line and e-mail writes sizes, shares of a quota and dates
+ * The one way every screen, chart, CLI line and e-mail writes sizes, counts, shares of a quota and dates
  * (docs/decisions/072). Sizes are 1024-based as the spec says (1 KB = 1024 bytes) and pick their unit,
  * so 10 KB never reads "0.0 MB" and 1.65 MB never reads "0.00 GB". Dates are en-GB in UTC, so the
  * server and the browser render the same text and hydration never disagrees.
@@ -39,6 +39,11 @@ export const LOW_STORAGE_PERCENT = 90;
 
 export function isStorageLow(percent: number): boolean {
   return percent > LOW_STORAGE_PERCENT;
+}
+
+/** "1 file", "12,400 files": a count with its noun, thousands separated. */
+export function formatCount(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString("en-GB")} ${count === 1 ? noun : plural}`;
 }
 
 type DateInput = Date | string | null | undefined;

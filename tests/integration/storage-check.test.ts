@@ -76,7 +76,7 @@ describe("the storage reconciler's report", { timeout: 180_000 }, () => {
       const admin = await signUpAndSignIn(server, { role: "admin" });
       const page = await (await server.request("/admin", { headers: { Cookie: admin.cookie } })).text();
       expect(page).toContain("Stored files");
-      expect(page).toMatch(/1 file has lost their bytes \([\d.]+ (B|KB), checked [\d-]+ [\d:]+ UTC\); run npm run cli -- storage:check --repair/);
+      expect(page).toMatch(/1 file has lost their bytes \([\d.]+ (B|KB), checked \d+ \w{3} \d{4}, \d\d:\d\d UTC\); run npm run cli -- storage:check --repair/);
       expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", lostId).executeTakeFirst()).toBeDefined();
     } finally {
       await server.stop();

@@ -6,7 +6,7 @@ import { StatusBadge } from "~/components/servers/server-card";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatBytes, formatDate } from "~/lib/format";
+import { formatBytes, formatCount, formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { ACTIVE_USER_WINDOW_DAYS, getAdminTotals, getSystemHealth, listAllServers, RECENT_SERVER_COUNT } from "~/services/stats/admin-stats.server";
 import { requireUserWithRole } from "~/http/guards.server";
@@ -32,7 +32,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <PageHeader title="Admin Dashboard" description="The whole platform at a glance." />
       <section aria-label="Platform statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
-        <StatCard title="Total Servers" value={totals.totalServers} icon={Server} hint={`${totals.totalFiles} files, ${formatBytes(totals.storedBytes)} stored`} />
+        <StatCard title="Total Servers" value={totals.totalServers} icon={Server} hint={`${formatCount(totals.totalFiles, "file")}, ${formatBytes(totals.storedBytes)} stored`} />
         <StatCard title="Total Downloads" value={totals.totalDownloads} icon={Download} hint="All time" />
         <StatCard title="System Bandwidth" value={formatBytes(totals.bandwidthBytes)} icon={Gauge} hint="Served, all time" />
         <StatCard title="Active Users" value={totals.activeUsers} icon={Users} hint={`Signed in within ${activeWindowDays} days, of ${totals.totalUsers}`} />
@@ -58,7 +58,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                     <div className="min-w-0">
                       <p className="truncate font-medium">{s.name}</p>
                       <p className="truncate text-sm text-muted-foreground">
-                        {s.ownerEmail ?? "Unknown owner"} · {formatDate(s.createdAt)} · {s.fileCount} files
+                        {s.ownerEmail ?? "Unknown owner"} · {formatDate(s.createdAt)} · {formatCount(s.fileCount, "file")}
                       </p>
                     </div>
                     <StatusBadge status={s.status} />

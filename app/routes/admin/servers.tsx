@@ -16,7 +16,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
-import { formatBytes, formatDate } from "~/lib/format";
+import { formatBytes, formatCount, formatDate } from "~/lib/format";
 import { adminDeleteConfirm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listAllServers } from "~/services/stats/admin-stats.server";
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionOk({
       type: "success",
       title: "Server deleted",
-      description: `Server "${deleted.server.name}" and its ${deleted.filesDeleted} files were deleted; ${formatBytes(deleted.bytesReleased)} released.`,
+      description: `Server "${deleted.server.name}" and its ${formatCount(deleted.filesDeleted, "file")} were deleted; ${formatBytes(deleted.bytesReleased)} released.`,
     });
   } catch (error) {
     context.logger.error({ err: error }, "admin server delete failed");

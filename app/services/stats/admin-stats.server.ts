@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { AppContext } from "~/services/app-context.server";
-import { formatBytes } from "~/lib/format";
+import { formatBytes, formatCount, formatDateTime } from "~/lib/format";
 import { checkHealth } from "~/services/maintenance/health.server";
 import { latestStorageReport, type StorageReport } from "~/services/maintenance/storage-reconcile.server";
 
@@ -133,13 +133,13 @@ export async function getSystemHealth(ctx: AppContext): Promise<HealthItem[]> {
 /** The last storage reconcile's verdict: every file's bytes found, or how many are lost and what to do. */
 function storedFilesHealth(report: StorageReport | undefined): HealthItem {
   if (!report) return { name: "Stored files", ok: true, detail: "Not checked yet; the storage reconciler runs hourly" };
-  const when = `checked ${report.checked_at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const when = `checked ${formatDateTime(report.checked_at)}`;
   if (report.files_missing === 0) {
     const found =
-      report.files_checked === 0 ? "No files stored yet" : report.files_checked === 1 ? "The 1 stored file has its bytes" : `All ${report.files_checked.toLocaleString("en-GB")} files have their bytes`;
+      report.files_checked === 0 ? "No files stored yet" : report.files_checked === 1 ? "The 1 stored file has its bytes" : `All ${formatCount(report.files_checked, "file")} have their bytes`;
     return { name: "Stored files", ok: true, detail: `${found} (${when})` };
   }
-  const files = report.files_missing === 1 ? "1 file has" : `${report.files_missing.toLocaleString("en-GB")} files have`;
+  const files = `${formatCount(report.files_missing, "file")} ${report.files_missing === 1 ? "has" : "have"}`;
   return {
     name: "Stored files",
     ok: false,
