@@ -4,7 +4,7 @@ import { isStorageFull, isStorageThrottled } from "../../storage/storage-errors"
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { apiError, errorResponse } from "~/http/api-response.server";
 import { authenticateApiRequest, type ApiCaller } from "~/services/api-keys/key-auth.server";
-import type { ApiKeyPermission } from "~/services/api-keys/keys.server";
+import type { ApiKeyPermission } from "~/lib/api-key-status";
 import { recordApiCall } from "~/services/api-keys/key-usage.server";
 
 /**

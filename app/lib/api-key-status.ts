@@ -1,3 +1,22 @@
+/** What a key may do; a new key gets upload and read unless its owner chooses otherwise. */
+export const API_KEY_PERMISSIONS = ["upload", "read", "delete"] as const;
+export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
+export const DEFAULT_API_KEY_PERMISSIONS: ApiKeyPermission[] = ["upload", "read"];
+
+export const API_KEY_PERMISSION_LABELS: Record<ApiKeyPermission, string> = {
+  upload: "Upload",
+  read: "Read",
+  delete: "Delete",
+};
+
+/** The expiries the portal offers at creation, in days ("never" keeps the key until it is revoked). */
+export const API_KEY_EXPIRY_OPTIONS = [
+  { value: "never", label: "Never" },
+  { value: "30", label: "In 30 days" },
+  { value: "90", label: "In 90 days" },
+  { value: "365", label: "In 1 year" },
+] as const;
+
 /** Spec: Expired (expires_at in the past) takes precedence; any unknown status shows as raw text. */
 export function apiKeyStatusLabel(status: string, expiresAt: Date | string | null, now: Date = new Date()): string {
   if (expiresAt && new Date(expiresAt).getTime() < now.getTime()) return "Expired";
@@ -9,5 +28,7 @@ export function apiKeyStatusLabel(status: string, expiresAt: Date | string | nul
 export const API_KEY_MESSAGES = {
   missing: { title: "Missing information", description: "Please provide a name and select a server." },
   noServers: "You need to create a server first before you can generate API keys.",
+  noPermissions: "Choose at least one permission.",
+  badExpiry: "Choose when the key expires.",
   notAuthenticated: "Not authenticated",
 } as const;

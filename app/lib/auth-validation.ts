@@ -14,6 +14,9 @@ export const MESSAGES = {
   passwordLong: `Password must be at most ${PASSWORD_MAX} characters long`,
   displayNameShort: `Display name must be at least ${DISPLAY_NAME_MIN} characters long`,
   displayNameLong: `Display name must be at most ${DISPLAY_NAME_MAX} characters long`,
+  displayNameRequired: "Display name is required",
+  passwordsDiffer: "Passwords do not match",
+  currentPasswordWrong: "Your current password is not correct",
 } as const;
 
 const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]{2,}$/;
@@ -58,6 +61,15 @@ export function validateSignUp(input: {
   if (displayName.length < DISPLAY_NAME_MIN) return { ok: false, error: MESSAGES.displayNameShort };
   if (displayName.length > DISPLAY_NAME_MAX) return { ok: false, error: MESSAGES.displayNameLong };
   return { ok: true, value: { displayName, email, password } };
+}
+
+/** A new display name as Settings takes it: cleaned like every text input, then 2–100 characters. */
+export function validateDisplayName(value: unknown): Result<string> {
+  const displayName = sanitizeInput(field(value));
+  if (!displayName) return { ok: false, error: MESSAGES.displayNameRequired };
+  if (displayName.length < DISPLAY_NAME_MIN) return { ok: false, error: MESSAGES.displayNameShort };
+  if (displayName.length > DISPLAY_NAME_MAX) return { ok: false, error: MESSAGES.displayNameLong };
+  return { ok: true, value: displayName };
 }
 
 /** Spec §8: what the auth backend says, as the user reads it. */

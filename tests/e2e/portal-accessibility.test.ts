@@ -1,11 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { describeViolation, injectAxe, runAxe } from "../helpers/axe.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { screenshotPath } from "../helpers/browser.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -14,8 +15,9 @@ let owner: SignedInUser;
 let admin: SignedInUser;
 let serverId: string;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
   owner = await signUpAndSignIn(server, { displayName: "Nova Owner" });
   admin = await signUpAndSignIn(server, { displayName: "Ada Admin", role: "admin" });
   const created = await createServer(server.ctx.db, { userId: owner.user.id, name: "Nova City RP", description: "Serious roleplay" });
@@ -34,11 +36,6 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(201);
   }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/upload", "/storage", "/billing", "/analytics", "/settings"];

@@ -2,18 +2,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { formatBytes } from "../../app/lib/format.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { RESUMABLE_FROM_BYTES } from "../../app/lib/upload-client.ts";
 import { deleteOwnedFiles } from "../../app/services/files/portal-files.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { launchBrowser, screenshotPath } from "../helpers/browser.ts";
+import { screenshotPath } from "../helpers/browser.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
 import { recordInChromium } from "../helpers/media-recorder.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -21,19 +22,15 @@ let member: SignedInUser;
 let serverId: string;
 let pngPath: string;
 
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+test.beforeAll(async ({ server: started, browser: launched }) => {
+  server = started;
+  browser = launched;
   member = await signUpAndSignIn(server, { displayName: "Gallery Tester" });
   serverId = (await createServer(server.ctx.db, { userId: member.user.id, name: "Los Santos RP" })).id;
   // Big enough (a few MB) that the progress bar is seen moving before the upload finishes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-e2e-"));
   pngPath = path.join(dir, "bank-heist.png");
   fs.writeFileSync(pngPath, await gameScreenshot(1600, 900, 7, "png"));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 async function shoot(page: Page, name: string) {

@@ -82,9 +82,11 @@ export async function signedInBrowserContext(
 export function postForm(
   server: TestServer,
   pathname: string,
-  fields: Record<string, string>,
+  fields: Record<string, string | string[]>,
   options: { cookie?: string; headers?: Record<string, string> } = {},
 ): Promise<Response> {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const one of [value].flat()) body.append(name, one);
   return server.request(pathname, {
     method: "POST",
     redirect: "manual",
@@ -94,7 +96,7 @@ export function postForm(
       ...(options.cookie ? { Cookie: options.cookie } : {}),
       ...options.headers,
     },
-    body: new URLSearchParams(fields).toString(),
+    body: body.toString(),
   });
 }
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -29,14 +30,10 @@ async function upload(key: string) {
   return server.request("/api/upload", { method: "POST", headers: { "x-api-key": key }, body: form([{ field: "file", data: await png(), filename: "a.png" }]) });
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   owner = await signUpAndSignIn(server);
   serverId = (await createServer(server.ctx.db, { userId: owner.user.id, name: "Vinewood RP" })).id;
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("/api/keys for the portal (session auth)", () => {

@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -8,13 +9,9 @@ import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
 let server: TestServer;
 let account: SeededAccount;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function presign(query = "", init: RequestInit = {}, who = account) {

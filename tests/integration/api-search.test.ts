@@ -1,17 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { sql } from "kysely";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { parseSearchParams, searchFiles } from "../../app/services/files/search.server.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 let account: SeededAccount;
 const ids: string[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx);
   const uploads = [
     { category: "phone_photos", player_name: "Niko Bellic", player_identifier: "license:niko", metadata: { case: 1 }, filename: "Beach Sunset.png" },
@@ -37,10 +38,6 @@ beforeAll(async () => {
   }
   const other = await seedAccount(server.ctx);
   await server.request("/api/upload", { method: "POST", headers: { "x-api-key": other.key }, body: form([{ field: "file", data: await png(), filename: "Beach Sunset.png" }]) });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function search(query: string) {

@@ -4,27 +4,24 @@
  */
 import http from "node:http";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { redactUrl } from "../../app/services/platform/logger.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png, traceOf } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 let account: SeededAccount;
 let image: Buffer;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx);
   // Noise whose base64 holds '+' and '/', so a '+' sent as a space would show.
   image = await png(40, 30);
   expect(image.toString("base64")).toMatch(/\+/);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function upload(pathname: string, init: RequestInit) {

@@ -1,26 +1,25 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { stashTest } from "../helpers/fixtures.ts";
 import { GB } from "../../app/lib/plans.ts";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
+
+const test = stashTest({ MAX_UPLOAD_MB: "2" });
 
 const MB = 1024 * 1024;
 let server: TestServer;
 let account: SeededAccount;
 
-beforeAll(async () => {
+test.beforeAll(async ({ server: started }) => {
   // MAX_UPLOAD_MB caps every server's own limit (50 MB by default) to 2 MB here.
-  server = await startTestServer({ MAX_UPLOAD_MB: "2" });
+  server = started;
   account = await seedAccount(server.ctx);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function upload(body: BodyInit, headers: Record<string, string> = {}, who: SeededAccount = account, pathname = "/api/upload") {

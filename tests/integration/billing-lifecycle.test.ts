@@ -9,20 +9,26 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
 import { deliver, PRICE_STARTER, startFakeStripe, stripeEnv } from "../helpers/billing.ts";
 import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { stashTest } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
 
 const DAY = 86_400_000;
 let fake: FakeStripe;
 let server: TestServer;
 
+// The Stripe stand-in starts first; the fixture's server is pointed at it.
+const test = stashTest(() => stripeEnv(fake));
+
 beforeAll(async () => {
   fake = await startFakeStripe();
-  server = await startTestServer(stripeEnv(fake));
+});
+
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 afterAll(async () => {
-  await server?.close();
   await fake?.close();
 });
 

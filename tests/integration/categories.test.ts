@@ -1,12 +1,13 @@
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { canonicalCategory } from "../../app/lib/categories.ts";
 import { getAnalytics } from "../../app/services/stats/analytics.server.ts";
 import { CATEGORY_COUNT_CAP, listStoredCategories } from "../../app/services/servers/categories.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -41,8 +42,8 @@ function idsIn(html: string) {
   return [...uploaded.values()].flat().filter((id) => html.includes(id));
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx);
   cookie = (await createSessionCookie(server.ctx, account.userId)).cookie;
   for (const category of SENT) {
@@ -53,10 +54,6 @@ beforeAll(async () => {
   const stranger = await seedAccount(server.ctx);
   await upload(stranger, "phone_photos");
   await upload(stranger, "bodycam");
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("categories as scripts send them", () => {

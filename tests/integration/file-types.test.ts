@@ -1,27 +1,24 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import { gifWithFrames, testAudio, testClip } from "../helpers/media-fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 let account: { userId: string; serverId: string; key: string };
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   // Exactly what a new server gets: no allowedFileTypes, no other setting widened or narrowed.
   const user = await createUser(server.ctx.db, { email: "new-owner@example.com", verified: true });
   const created = await createServer(server.ctx.db, { userId: user.id, name: "Fresh Server" });
   const { secret } = await createApiKey(server.ctx.db, { serverId: created.id, userId: user.id, name: "game server" });
   account = { userId: user.id, serverId: created.id, key: secret };
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 async function upload(data: Buffer, filename: string, type = "application/octet-stream") {

@@ -5,9 +5,10 @@
  */
 import http from "node:http";
 import type net from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { png } from "../helpers/upload-fixtures.ts";
 
 const KB = 1024;
@@ -16,14 +17,10 @@ let server: TestServer;
 let account: SeededAccount;
 let agent: http.Agent;
 
-beforeAll(async () => {
+test.beforeAll(async ({ server: started }) => {
   // The defaults: MAX_UPLOAD_MB 50 and a server allowing 50 MB files.
-  server = await startTestServer();
+  server = started;
   account = await seedAccount(server.ctx);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 afterEach(() => agent?.destroy());

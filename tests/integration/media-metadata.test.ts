@@ -7,13 +7,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { photoWithGps } from "../helpers/images.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -63,13 +64,12 @@ async function served(url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ server: started }) => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "stash-metadata-"));
-  server = await startTestServer();
+  server = started;
 });
 
 afterAll(async () => {
-  await server?.close();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 

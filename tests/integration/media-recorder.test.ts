@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { launchBrowser } from "../helpers/browser.ts";
@@ -79,7 +80,7 @@ async function expectRemuxed(on: TestServer, who: SeededAccount, clip: RecordedC
   return { uploaded, info };
 }
 
-beforeAll(async () => {
+test.beforeAll(async ({ server: started }) => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "stash-recorder-"));
   const browser = await launchBrowser();
   try {
@@ -89,11 +90,10 @@ beforeAll(async () => {
   } finally {
     await browser.close();
   }
-  server = await startTestServer();
+  server = started;
 });
 
 afterAll(async () => {
-  await server?.close();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 

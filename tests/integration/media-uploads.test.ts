@@ -1,5 +1,6 @@
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { gameScreenshot, photoWithGps } from "../helpers/images.ts";
 import { gifWithFrames, pngBomb, testClip } from "../helpers/media-fixtures.ts";
@@ -21,14 +22,10 @@ async function upload(who: SeededAccount, data: Buffer, filename: string, on: Te
 
 const local = (url: string, on: TestServer = server) => url.replace(/^https?:\/\/[^/]+/, on.url);
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   converting = await seedAccount(server.ctx, { convertToWebp: true });
   plain = await seedAccount(server.ctx);
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("images uploaded through the script API", () => {

@@ -1,19 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { GB } from "../../app/lib/plans.ts";
 import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, pdf, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
 });
 
 interface Owner extends SignedInUser {
@@ -248,12 +245,12 @@ describe("gallery and storage pages", () => {
     expect(await reserveQuota(server.ctx.db, o.user.id, Math.round(4.7 * GB))).toBe(true);
     const low = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(low).toContain("running low on storage");
-    expect(low).toContain("94.00% used");
+    expect(low).toContain("94% used");
     await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("user_id", "=", o.user.id).execute();
     const over = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
-    expect(over).toContain("120.00% used");
+    expect(over).toContain("120% used");
     expect(over).toContain('aria-valuenow="100"');
-    expect(over).toContain("0 Bytes remaining");
+    expect(over).toContain("0 B remaining");
   });
 
   it("preselect the upload server from ?server= or when there is only one", async () => {

@@ -2,10 +2,12 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { test } from "../helpers/fixtures.ts";
 import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.server.ts";
+import { formatDate } from "../../app/lib/format.ts";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
 import { getDashboardStats } from "../../app/services/stats/dashboard-stats.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
-import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -173,10 +175,10 @@ describe("/api-keys", () => {
     const missing = await postForm(server, "/api-keys", { intent: "create", name: "  ", serverId: mine.id }, { cookie: user.cookie });
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Please provide a name and select a server.");
-    const foreign = await postForm(server, "/api-keys", { intent: "create", name: "x", serverId: theirs.id }, { cookie: user.cookie });
+    const foreign = await postForm(server, "/api-keys", { intent: "create", name: "x", serverId: theirs.id, permissions: "upload" }, { cookie: user.cookie });
     expect(foreign.status).toBe(404);
 
-    const created = await postForm(server, "/api-keys", { intent: "create", name: "Phone", serverId: mine.id }, { cookie: user.cookie });
+    const created = await postForm(server, "/api-keys", { intent: "create", name: "Phone", serverId: mine.id, permissions: ["upload", "read"] }, { cookie: user.cookie });
     expect(created.status).toBe(200);
     expect(await created.text()).toMatch(/sk_[0-9A-Za-z]{40}/);
     const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("user_id", "=", user.user.id).execute();
@@ -201,6 +203,52 @@ describe("/api-keys", () => {
     expect(after.key_hash).not.toBe(key!.key_hash);
     expect((await postForm(server, "/api-keys", { intent: "delete", keyId: key!.id }, { cookie: user.cookie })).status).toBe(200);
     expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+  });
+
+  it("creates a key with the permissions and expiry its owner chose, which the API enforces, and counts its calls", async () => {
+    const user = await signUpAndSignIn(server);
+    const mine = await createServer(server.ctx.db, { userId: user.user.id, name: "Scoped" });
+    const keys = () => server.ctx.db.selectFrom("api_keys").selectAll().where("user_id", "=", user.user.id).execute();
+    const create = (fields: Record<string, string | string[]>) =>
+      postForm(server, "/api-keys", { intent: "create", name: "Bodycam", serverId: mine.id, ...fields }, { cookie: user.cookie });
+
+    const refusals: [Record<string, string | string[]>, string][] = [
+      [{ expiresIn: "never" }, "Choose at least one permission."],
+      [{ permissions: ["upload", "admin"] }, 'Unknown permission "admin" (use upload, read, delete)'],
+      [{ permissions: ["upload"], expiresIn: "7" }, "Choose when the key expires."],
+    ];
+    for (const [fields, message] of refusals) {
+      const res = await create(fields);
+      expect(res.status).toBe(400);
+      expect(readToast(res)).toEqual({ type: "error", title: "Error creating API key", description: message });
+    }
+    expect(await keys()).toEqual([]);
+
+    const res = await create({ permissions: ["upload"], expiresIn: "30" });
+    expect(res.status).toBe(200);
+    const secret = (await res.text()).match(/sk_[0-9A-Za-z]{40}/)![0];
+    const [key] = await keys();
+    expect(key!.permissions).toEqual(["upload"]);
+    expect(key!.name).toBe("Bodycam");
+    const days = (new Date(key!.expires_at!).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+
+    const uploaded = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await png(), filename: "cam.png" }]) });
+    expect(uploaded.status).toBe(201);
+    // Without read the file's record is hidden, as for a key of another server; a read key sees it.
+    const fileId = (await uploaded.json()).id;
+    const read = await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": secret } });
+    expect(read.status).toBe(404);
+    expect(await read.json()).toMatchObject({ code: "not_found" });
+    const reader = await createApiKey(server.ctx.db, { serverId: mine.id, userId: user.user.id, name: "Reader", permissions: ["read"] });
+    expect((await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": reader.secret } })).status).toBe(200);
+
+    const page = await (await server.request("/api-keys", { headers: { Cookie: user.cookie } })).text();
+    expect(page).toContain(">Can upload<");
+    expect(page).toContain(`Expires ${formatDate(key!.expires_at)}`);
+    // The upload was Bodycam's one key-authenticated call (metadata reads are not counted as calls).
+    expect(page).toMatch(/>Bodycam<[\s\S]*?data-testid="api-key-calls">1 call in 30 days</);
   });
 
   it("offers a ShareX uploader for this instance", async () => {

@@ -9,6 +9,7 @@ import http from "node:http";
 import path from "node:path";
 import * as tus from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { deleteExpiredResumableUploads, tusDirectory } from "../../app/services/uploads/resumable.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
@@ -49,14 +50,10 @@ async function create(key: string, length: number, filename: string) {
   return tusRequest("POST", "/api/uploads/tus", { "x-api-key": key, "Upload-Length": String(length), "Upload-Metadata": meta(filename, { category: "bodycam" }) });
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx, { server: { allowedFileTypes: undefined } });
   stranger = await seedAccount(server.ctx, { server: { allowedFileTypes: undefined } });
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("resumable uploads (tus)", { timeout: 120_000 }, () => {

@@ -7,11 +7,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import type { FileRecord } from "../../db/schema.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { gameScreenshot } from "../helpers/images.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
@@ -37,8 +38,8 @@ function variantBlobs(): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: started }) => {
+  server = started;
   account = await seedAccount(server.ctx, { server: { allowedFileTypes: undefined }, permissions: ["upload", "read", "delete"] });
   const res = await server.request("/api/upload", {
     method: "POST",
@@ -49,10 +50,6 @@ beforeAll(async () => {
   const body = await res.json();
   file = await server.ctx.db.selectFrom("files").selectAll().where("id", "=", body.id).executeTakeFirstOrThrow();
   fileUrl = new URL(body.url).pathname;
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe("variants on request", { timeout: 120_000 }, () => {

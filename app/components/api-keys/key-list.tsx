@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { apiKeyStatusLabel } from "~/lib/api-key-status";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { formatCount, formatDate, formatDateTime } from "~/lib/format";
 import type { RevealedKey } from "~/components/api-keys/new-key-form";
 
 export interface KeyRow {
@@ -24,8 +24,10 @@ export interface KeyRow {
   serverName: string;
   keyPrefix: string;
   status: string;
+  permissions: string[];
   expiresAt: Date | string | null;
   lastUsedAt: Date | string | null;
+  calls30d: number;
   createdAt: Date | string;
 }
 
@@ -76,8 +78,11 @@ export function KeyList({ keys, onRegenerated }: { keys: KeyRow[]; onRegenerated
                   <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
                     <span>Server: {key.serverName}</span>
                     <span className="font-mono">{key.keyPrefix}…</span>
+                    <span>{`Can ${key.permissions.join(", ") || "do nothing"}`}</span>
                     <span>Created {formatDate(key.createdAt)}</span>
+                    <span>{key.expiresAt ? `Expires ${formatDate(key.expiresAt)}` : "Never expires"}</span>
                     <span>Last used: {formatDateTime(key.lastUsedAt)}</span>
+                    <span data-testid="api-key-calls">{`${formatCount(key.calls30d, "call")} in 30 days`}</span>
                   </div>
                 </div>
                 <div className="flex gap-2">

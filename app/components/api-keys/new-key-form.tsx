@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
-import { API_KEY_MESSAGES } from "~/lib/api-key-status";
+import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES, API_KEY_PERMISSION_LABELS, API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
 import { NativeSelect } from "~/components/api-keys/native-select";
 
 export interface RevealedKey {
@@ -44,19 +44,22 @@ export function NewKeyForm({
     <Card>
       <CardHeader>
         <CardTitle>Create New API Key</CardTitle>
-        <CardDescription>Keys can upload and read files of one server.</CardDescription>
+        <CardDescription>A key works for one server and can do only what you allow it.</CardDescription>
       </CardHeader>
       <CardContent>
         <fetcher.Form
           method="post"
           ref={formRef}
           noValidate
-          className="grid gap-4 md:grid-cols-[1fr_1fr_auto] md:items-end"
+          className="grid gap-4 md:grid-cols-2"
           onSubmit={(event) => {
             const data = new FormData(event.currentTarget);
             if (!String(data.get("name") ?? "").trim() || !data.get("serverId")) {
               event.preventDefault();
               showToast({ type: "error", ...API_KEY_MESSAGES.missing });
+            } else if (data.getAll("permissions").length === 0) {
+              event.preventDefault();
+              showToast({ type: "error", title: "Error creating API key", description: API_KEY_MESSAGES.noPermissions });
             }
           }}
         >
@@ -76,9 +79,39 @@ export function NewKeyForm({
               ))}
             </NativeSelect>
           </div>
-          <Button type="submit" disabled={noServers || busy}>
-            <KeyRound aria-hidden /> {busy ? "Generating..." : "Generate API Key"}
-          </Button>
+          <fieldset className="grid gap-2" disabled={noServers}>
+            <legend className="mb-2 text-sm font-medium">Permissions</legend>
+            <div className="flex flex-wrap gap-x-5 gap-y-2">
+              {API_KEY_PERMISSIONS.map((permission) => (
+                <label key={permission} className="flex cursor-pointer items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    name="permissions"
+                    value={permission}
+                    defaultChecked={DEFAULT_API_KEY_PERMISSIONS.includes(permission)}
+                    className="h-4 w-4 shrink-0 accent-primary"
+                  />
+                  {API_KEY_PERMISSION_LABELS[permission]}
+                </label>
+              ))}
+            </div>
+            <p className="text-xs text-muted-foreground">Read lists and fetches files; Delete lets a script remove them.</p>
+          </fieldset>
+          <div className="grid gap-2 self-start">
+            <Label htmlFor="key-expiry">Expires</Label>
+            <NativeSelect id="key-expiry" name="expiresIn" defaultValue="never" disabled={noServers}>
+              {API_KEY_EXPIRY_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="md:col-span-2">
+            <Button type="submit" disabled={noServers || busy}>
+              <KeyRound aria-hidden /> {busy ? "Generating..." : "Generate API Key"}
+            </Button>
+          </div>
         </fetcher.Form>
         {noServers ? (
           <p className="mt-3 text-sm text-muted-foreground">

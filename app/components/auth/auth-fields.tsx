@@ -54,10 +54,10 @@ export function PasswordField({ autoComplete, id, value, onValueChange, disabled
   );
 }
 
-export function FormError({ message }: { message?: string | null }) {
+export function FormError({ message, id }: { message?: string | null; id?: string }) {
   if (!message) return null;
   return (
-    <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+    <p id={id} role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
       {message}
     </p>
   );

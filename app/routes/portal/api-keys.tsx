@@ -5,10 +5,12 @@ import { KeyList } from "~/components/api-keys/key-list";
 import { NewKeyForm } from "~/components/api-keys/new-key-form";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
-import { API_KEY_MESSAGES } from "~/lib/api-key-status";
+import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { pageTitle } from "~/lib/site";
 import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
 import { requireUser } from "~/http/guards.server";
+import { countCallsByKey } from "~/services/api-keys/key-usage.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
 import type { Route } from "./+types/api-keys";
@@ -19,7 +21,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
-  const [servers, keys] = await Promise.all([listServersForUser(context.db, user.id), listApiKeys(context.db, user.id)]);
+  const [servers, keys, calls] = await Promise.all([
+    listServersForUser(context.db, user.id),
+    listApiKeys(context.db, user.id),
+    countCallsByKey(context.db, user.id, new Date(Date.now() - CALLS_WINDOW_DAYS * DAY_MS)),
+  ]);
   const names = new Map(servers.map((s) => [s.id, s.name]));
   const wanted = new URL(request.url).searchParams.get("server");
   return {
@@ -37,9 +43,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       permissions: k.permissions,
       expiresAt: k.expires_at,
       lastUsedAt: k.last_used_at,
+      calls30d: calls.get(k.id) ?? 0,
       createdAt: k.created_at,
     })),
   };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The list shows each key's calls over this many days. */
+const CALLS_WINDOW_DAYS = 30;
+
+/** The expiry chosen at creation: null for "never", undefined for a choice the form does not offer. */
+function keyExpiry(choice: string): Date | null | undefined {
+  const option = API_KEY_EXPIRY_OPTIONS.find((o) => o.value === choice);
+  if (!option) return undefined;
+  return option.value === "never" ? null : new Date(Date.now() + Number(option.value) * DAY_MS);
 }
 
 const FAILURES: Record<string, [string, string]> = {
@@ -58,9 +76,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       const serverId = String(form.get("serverId") ?? "");
       if (!name || !serverId) return actionFail(API_KEY_MESSAGES.missing.title, API_KEY_MESSAGES.missing.description, 400);
       if (name.length > 100) return actionFail("Error creating API key", "Key names can be at most 100 characters.", 400);
+      const permissions = form.getAll("permissions").map(String);
+      if (permissions.length === 0) return actionFail("Error creating API key", API_KEY_MESSAGES.noPermissions, 400);
+      const expiresAt = keyExpiry(String(form.get("expiresIn") ?? "never"));
+      if (expiresAt === undefined) return actionFail("Error creating API key", API_KEY_MESSAGES.badExpiry, 400);
       const server = await findServerForUser(context.db, user.id, serverId);
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
-      const created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions: ["upload", "read"] });
+      let created: Awaited<ReturnType<typeof createApiKey>>;
+      try {
+        created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions, expiresAt });
+      } catch (error) {
+        if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
+        throw error;
+      }
       return actionOk(
         { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
         { secret: created.secret, keyName: created.key.name, serverId: server.id },

@@ -1,20 +1,27 @@
-import { Form } from "react-router";
+import { Form, type AppLoadContext } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Input } from "~/components/ui/input";
-import { Label } from "~/components/ui/label";
 import { formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { getDiscordIdentity, unlinkDiscord } from "~/services/accounts/discord-accounts.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
-import { requireUser } from "~/http/guards.server";
+import { requireAuthenticated } from "~/http/guards.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
+import { MESSAGES, validateDisplayName, validateNewPassword } from "~/lib/auth-validation";
+import { changePassword } from "~/services/accounts/password-accounts.server";
+import { listUserSessions, revokeUserSession } from "~/services/accounts/sessions.server";
+import { updateDisplayName } from "~/services/accounts/users.server";
+import { PasswordCard } from "~/components/settings/password-card";
+import { ProfileCard } from "~/components/settings/profile-card";
+import { SessionsCard } from "~/components/settings/sessions-card";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/settings";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const discord = await getDiscordIdentity(context.db, user.id);
+  const { user, sessionId } = await requireAuthenticated(request, context);
+  const [discord, sessions] = await Promise.all([getDiscordIdentity(context.db, user.id), listUserSessions(context.db, user.id, sessionId)]);
   return {
     appName: context.config.APP_NAME,
     discordEnabled: context.config.discordEnabled,
@@ -27,40 +34,67 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     },
     discord: discord ? { username: discord.username } : null,
+    sessions: sessions.map((session) => ({
+      ...session,
+      signedInAt: session.signedInAt.toISOString(),
+      lastActiveAt: session.lastActiveAt.toISOString(),
+    })),
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const { user, sessionId } = await requireAuthenticated(request, context);
   const form = await request.formData();
-  if (form.get("intent") !== "unlinkDiscord") {
-    return redirectWithToast("/settings", { type: "error", title: "Error", description: "Unknown action" });
+  switch (form.get("intent")) {
+    case "updateProfile": {
+      const name = validateDisplayName(form.get("displayName"));
+      if (!name.ok) return actionFail("Error updating profile", name.error, 400);
+      await updateDisplayName(context.db, user.id, name.value);
+      return actionOk({ type: "success", title: "Profile updated", description: `You now appear as ${name.value}.` });
+    }
+    case "changePassword":
+      return changePasswordAction(context, form, { userId: user.id, sessionId, hasPassword: user.hasPassword });
+    case "revokeSession": {
+      const revoked = await revokeUserSession(context.db, user.id, String(form.get("sessionId") ?? ""));
+      if (!revoked) return actionFail("Error signing out device", "That device is already signed out.", 404);
+      return actionOk({ type: "success", title: "Device signed out" });
+    }
+    case "unlinkDiscord":
+      try {
+        await unlinkDiscord(context.db, user.id);
+      } catch (error) {
+        if (!isDomainError(error, "discord_account_conflict", "not_found")) throw error;
+        return redirectWithToast("/settings", { type: "error", title: "Failed to unlink Discord", description: error.message });
+      }
+      return redirectWithToast("/settings", { type: "success", title: "Discord unlinked" });
+    default:
+      return actionFail("Error", "Unknown action", 400);
   }
+}
+
+async function changePasswordAction(context: AppLoadContext, form: FormData, who: { userId: string; sessionId: string; hasPassword: boolean }) {
+  const title = "Error updating password";
+  if (!who.hasPassword) return actionFail(title, "This account signs in with Discord and has no password to change.", 400);
+  const [currentPassword, newPassword, confirm] = ["currentPassword", "newPassword", "confirmPassword"].map((name) => String(form.get(name) ?? ""));
+  if (!currentPassword || !newPassword || !confirm) return actionFail(title, MESSAGES.fillAll, 400);
+  const problem = validateNewPassword(newPassword);
+  if (problem) return actionFail(title, problem, 400);
+  if (newPassword !== confirm) return actionFail(title, MESSAGES.passwordsDiffer, 400);
   try {
-    await unlinkDiscord(context.db, user.id);
+    await changePassword(context.db, { userId: who.userId, currentPassword, newPassword, keepSessionId: who.sessionId });
   } catch (error) {
-    if (!isDomainError(error, "discord_account_conflict", "not_found")) throw error;
-    return redirectWithToast("/settings", { type: "error", title: "Failed to unlink Discord", description: error.message });
+    if (!isDomainError(error, "invalid_credentials")) throw error;
+    return actionFail(title, error.message, ERROR_STATUS[error.code]);
   }
-  return redirectWithToast("/settings", { type: "success", title: "Discord unlinked" });
+  return actionOk({ type: "success", title: "Password updated", description: "Every other device has been signed out." });
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle("Settings", loaderData?.appName) }];
 }
 
-function ReadOnlyField({ id, label, value, note }: { id: string; label: string; value: string; note?: string }) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} value={value} readOnly disabled className="font-normal" />
-      {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
-    </div>
-  );
-}
-
 export default function Settings({ loaderData }: Route.ComponentProps) {
-  const { user, discord, discordEnabled } = loaderData;
+  const { user, discord, discordEnabled, sessions } = loaderData;
   return (
     <section className="max-w-3xl space-y-6">
       <div>
@@ -68,17 +102,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         <p className="text-muted-foreground">Your account, connected sign-in methods and security.</p>
       </div>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Profile</CardTitle>
-          <CardDescription>How you appear and sign in.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <ReadOnlyField id="settings-email" label="Email" value={user.email ?? "No email address"} note="Email cannot be changed at this time" />
-          <ReadOnlyField id="settings-display-name" label="Display Name" value={user.displayName ?? "User"} note="Display name updates coming soon" />
-          <ReadOnlyField id="settings-user-id" label="User ID" value={user.id} />
-        </CardContent>
-      </Card>
+      <ProfileCard user={user} />
 
       <Card>
         <CardHeader>
@@ -113,6 +137,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           ) : null}
         </CardContent>
       </Card>
+
+      {user.hasPassword ? <PasswordCard /> : null}
+      <SessionsCard sessions={sessions} />
 
       <Card>
         <CardHeader>

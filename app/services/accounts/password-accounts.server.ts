@@ -71,3 +71,17 @@ export async function resetPassword(db: Db, token: string, newPassword: string):
   await revokeUserSessions(db, result.userId);
   return result;
 }
+
+/**
+ * Sets a new password for a signed-in user who proves the current one, and ends every other session
+ * (a stolen cookie stops working the moment the owner changes the password).
+ */
+export async function changePassword(db: Db, input: { userId: string; currentPassword: string; newPassword: string; keepSessionId: string }): Promise<void> {
+  const user = await db.selectFrom("users").select("password_hash").where("id", "=", input.userId).executeTakeFirst();
+  if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.currentPassword))) {
+    throw new DomainError("invalid_credentials", "Your current password is not correct");
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.updateTable("users").set({ password_hash: passwordHash }).where("id", "=", input.userId).execute();
+  await revokeUserSessions(db, input.userId, { exceptId: input.keepSessionId });
+}

@@ -152,3 +152,38 @@ export function readSessionToken(config: SessionCookieConfig, cookieHeader: stri
   }
   return null;
 }
+
+export interface SessionListing {
+  id: string;
+  ip: string | null;
+  userAgent: string | null;
+  signedInAt: Date;
+  /** When the session was last used, to within the extension step (the expiry rolls forward on use). */
+  lastActiveAt: Date;
+  current: boolean;
+}
+
+/** A user's live sessions, the most recently active first, marking the one asking. */
+export async function listUserSessions(db: Db, userId: string, currentId: string): Promise<SessionListing[]> {
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "ip", "user_agent", "created_at", "expires_at"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", new Date())
+    .orderBy("expires_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    ip: row.ip,
+    userAgent: row.user_agent,
+    signedInAt: new Date(row.created_at),
+    lastActiveAt: new Date(new Date(row.expires_at).getTime() - SESSION_TTL_MS),
+    current: row.id === currentId,
+  }));
+}
+
+/** Ends one of the user's own sessions; false when it is not theirs or already gone. */
+export async function revokeUserSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

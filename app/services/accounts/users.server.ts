@@ -75,3 +75,7 @@ export function findUserByEmail(db: Db, email: string): Promise<User | undefined
 export function findUserById(db: Db, id: string): Promise<User | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 }
+
+export async function updateDisplayName(db: Db, userId: string, displayName: string): Promise<void> {
+  await db.updateTable("users").set({ display_name: displayName }).where("id", "=", userId).execute();
+}

@@ -2,7 +2,8 @@ import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "~/lib/api-limits";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { isTier, type Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
-import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey, type ApiKeyPermission } from "~/services/api-keys/keys.server";
+import { API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
+import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey } from "~/services/api-keys/keys.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 
 /** Who is calling the script API: one key of one server. */
@@ -99,7 +100,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   if (claimed && claimed !== row.server_id) {
     throw new DomainError("server_mismatch", "This API key does not belong to that server");
   }
-  const permissions = row.permissions.filter((p): p is ApiKeyPermission => ["upload", "read", "delete"].includes(p));
+  const permissions = row.permissions.filter((p): p is ApiKeyPermission => (API_KEY_PERMISSIONS as readonly string[]).includes(p));
   if (options.permission && !permissions.includes(options.permission)) {
     throw new DomainError("permission_denied", `This API key does not have ${options.permission} permission`);
   }

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import {
   createApiKey,
-  DEFAULT_API_KEY_PERMISSIONS,
   deleteApiKey,
   listApiKeys,
   regenerateApiKey,

@@ -53,3 +53,16 @@ export async function recordApiCall(db: Db, caller: ApiCaller, call: ApiCallReco
     touchApiKey(db, caller.keyId, caller.lastUsedAt),
   ]);
 }
+
+/** Each of a user's keys' calls since `since`, counted from the audit rows (keys without calls are absent). */
+export async function countCallsByKey(db: Db, userId: string, since: Date): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom("audit_logs")
+    .select(["api_key_id", (eb) => eb.fn.countAll<string | number>().as("calls")])
+    .where("user_id", "=", userId)
+    .where("created_at", ">=", since)
+    .where("api_key_id", "is not", null)
+    .groupBy("api_key_id")
+    .execute();
+  return new Map(rows.map((row) => [row.api_key_id!, Number(row.calls)]));
+}

@@ -1,12 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { ApiKey } from "../../../db/schema";
+import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DomainError } from "~/services/platform/domain-error.server";
-
-export const API_KEY_PERMISSIONS = ["upload", "read", "delete"] as const;
-export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
-export const DEFAULT_API_KEY_PERMISSIONS: ApiKeyPermission[] = ["upload", "read"];
 
 const SECRET_LENGTH = 40;
 /** `sk_` and the first characters of the secret: enough to tell keys apart in a list, useless to an attacker. */
