@@ -73,8 +73,9 @@ export function isTier(value: unknown): value is Tier {
   return typeof value === "string" && (TIERS as readonly string[]).includes(value);
 }
 
+/** Every price one way, pence always shown: "£4.99", "£2.50", "£1.00", "£0.00". */
 export function formatGbp(amount: number): string {
-  return `£${amount.toFixed(2).replace(/\.00$/, "")}`;
+  return `£${amount.toFixed(2)}`;
 }
 
 export const PAID_TIERS = ["starter", "professional", "business"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findFileType, normaliseFileTypes } from "~/lib/file-types";
-import { sanitizeInput } from "~/lib/sanitize";
+import { cleaned, cleanText } from "~/lib/sanitize";
 
 export const DEFAULT_MAX_FILE_SIZE_MB = 50;
 /** The rule every path enforces; the form inputs are narrower (create 1-500, edit 1-100). */
@@ -43,10 +43,7 @@ function formatGbNumber(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
 
-const clean = (value: unknown) => (typeof value === "string" ? sanitizeInput(value) : value);
-
-const name = z.preprocess(
-  clean,
+const name = cleaned(
   z
     .string({ error: MESSAGES.nameRequired })
     .min(1, MESSAGES.nameRequired)
@@ -56,8 +53,8 @@ const name = z.preprocess(
 
 const description = z.preprocess(
   (value) => {
-    const cleaned = clean(value ?? "");
-    return cleaned === "" ? null : cleaned;
+    const text = cleanText(value ?? "");
+    return text === "" ? null : text;
   },
   z.string().max(DESCRIPTION_MAX, MESSAGES.description).nullable(),
 );

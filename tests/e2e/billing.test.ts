@@ -83,7 +83,7 @@ describe("billing screen", { timeout: 180_000 }, () => {
 
     const amount = page.getByLabel("Storage (GB)");
     expect(await amount.inputValue()).toBe("10");
-    expect(await page.getByTestId("storage-total").textContent()).toBe("Total: £1");
+    expect(await page.getByTestId("storage-total").textContent()).toBe("Total: £1.00");
     await amount.fill("0");
     expect(await page.getByRole("button", { name: /^Purchase/ }).isDisabled()).toBe(true);
     await amount.fill("25");

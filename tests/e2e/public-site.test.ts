@@ -92,7 +92,7 @@ describe("public pages", () => {
     for (const plan of PLAN_LIST) {
       const card = page.locator(`[data-plan="${plan.tier}"]`);
       expect(await card.getByRole("heading", { name: plan.name }).count()).toBe(1);
-      expect(await card.textContent()).toContain(`£${plan.priceGbp.toFixed(2).replace(/\.00$/, "")}`);
+      expect(await card.textContent()).toContain(`£${plan.priceGbp.toFixed(2)}`);
       expect(await card.getByRole("link").getAttribute("href")).toBe("/auth");
     }
     expect(await page.locator('[data-plan="professional"]').textContent()).toContain("Most Popular");

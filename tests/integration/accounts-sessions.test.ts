@@ -227,13 +227,24 @@ async function insertSessions(userId: string, count: number, agoMs: number) {
   return rows.map((r) => r.id);
 }
 
-async function countSessions(which: "expired" | "live") {
+async function countSessions(which: "expired" | "live", at: Date) {
   const row = await server.ctx.db
     .selectFrom("sessions")
     .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("expires_at", which === "expired" ? "<=" : ">", new Date())
+    .where("expires_at", which === "expired" ? "<=" : ">", at)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * A purge time twenty minutes ahead, with every row already due by then cleared: rows inserted to
+ * expire within the next ten minutes are "expired" for the purges these tests run at that time, but
+ * not for the server's own hourly purge (which runs on the real clock and may fire mid-test).
+ */
+async function purgeClock(): Promise<{ at: Date; dueIn: number }> {
+  const at = new Date(Date.now() + 20 * 60_000);
+  await purgeExpiredSessions(server.ctx.db, at);
+  return { at, dueIn: -10 * 60_000 };
 }
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000) {
@@ -247,25 +258,26 @@ async function waitFor(check: () => Promise<boolean>, ms = 5000) {
 describe("expired session purge", () => {
   it("deletes every session past its expiry, batch after batch, and keeps live ones signed in", async () => {
     const { user, cookie } = await signUpAndSignIn(server);
-    await insertSessions(user.id, 2345, 60_000);
+    const { at, dueIn } = await purgeClock();
+    await insertSessions(user.id, 2345, dueIn);
     await insertSessions(user.id, 2, -3_600_000);
-    const expired = await countSessions("expired");
-    const live = await countSessions("live");
-    expect(expired).toBeGreaterThanOrEqual(2345);
+    expect(await countSessions("expired", at)).toBe(2345);
+    const live = await countSessions("live", at);
 
-    expect(await purgeExpiredSessions(server.ctx.db)).toBe(expired);
-    expect(await countSessions("expired")).toBe(0);
-    expect(await countSessions("live")).toBe(live);
+    expect(await purgeExpiredSessions(server.ctx.db, at)).toBe(2345);
+    expect(await countSessions("expired", at)).toBe(0);
+    expect(await countSessions("live", at)).toBe(live);
     expect(await sessionCount(user.id)).toBe(3);
     const page = await server.request("/dashboard", { headers: { Cookie: cookie } });
     expect(page.status).toBe(200);
-    expect(await purgeExpiredSessions(server.ctx.db)).toBe(0);
+    expect(await purgeExpiredSessions(server.ctx.db, at)).toBe(0);
   });
 
   it("is safe to run from several instances at once: each row is deleted by exactly one of them", async () => {
     const { user } = await createTestUser(server.ctx);
-    await insertSessions(user.id, 3000, 1000);
-    const counts = await Promise.all(Array.from({ length: 4 }, () => purgeExpiredSessions(server.ctx.db)));
+    const { at, dueIn } = await purgeClock();
+    await insertSessions(user.id, 3000, dueIn);
+    const counts = await Promise.all(Array.from({ length: 4 }, () => purgeExpiredSessions(server.ctx.db, at)));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(3000);
     expect(await sessionCount(user.id)).toBe(0);
   });

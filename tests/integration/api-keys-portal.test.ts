@@ -88,6 +88,8 @@ describe("/api/keys for the portal (session auth)", () => {
     const cases: Array<[unknown, number, string | RegExp]> = [
       [{ name: "   ", server_id: serverId }, 400, "Missing information - Please provide a name and select a server."],
       [{ name: "x" }, 400, "Missing information - Please provide a name and select a server."],
+      // A name that is only markup is cleaned to nothing, like every text input (spec customer-portal §5).
+      [{ name: "<script>alert(1)</script><b></b>", server_id: serverId }, 400, "Missing information - Please provide a name and select a server."],
       [{ name: "x", server_id: serverId, permissions: ["admin"] }, 400, /Unknown permission "admin"/],
       [{ name: "x", server_id: "not-mine" }, 404, "Server not found"],
       [{ key_id: "nope", operation: "regenerate" }, 400, "key_id must be a key id"],
@@ -101,6 +103,16 @@ describe("/api/keys for the portal (session auth)", () => {
     const notJson = await server.request("/api/keys", { method: "POST", headers: { Cookie: owner.cookie, "Content-Type": "application/json" }, body: "{oops" });
     expect(notJson.status).toBe(400);
     expect(await keyCount()).toBe(before);
+  });
+
+  it("cleans a key name of markup, as the display name and server name are", async () => {
+    const res = await call("/api/keys", { method: "POST", body: { name: '<img src=x onerror="alert(1)">Body<i>cam</i>', server_id: serverId } });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created.data.name).toBe("Bodycam");
+    const renamed = await call(`/api/keys/${created.data.id}`, { method: "PUT", body: { name: "<script>x</script>Dash cam" } });
+    expect(renamed.status).toBe(200);
+    expect((await renamed.json()).data.name).toBe("Dash cam");
   });
 
   it("keeps one user's keys away from another", async () => {

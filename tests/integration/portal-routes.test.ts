@@ -357,3 +357,21 @@ describe("integration guide against the live script API", () => {
     expect(stats.apiCalls30d).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe("public pages for a signed-in visitor", () => {
+  it("offer the Dashboard instead of Sign In, and tell shared caches to keep out", async () => {
+    const header = (html: string) => html.slice(html.indexOf("<header"), html.indexOf("</header>"));
+    const visitor = await server.request("/pricing");
+    const visitorHeader = header(await visitor.text());
+    expect(visitorHeader).toContain("Get Started");
+    expect(visitorHeader).not.toContain('href="/dashboard"');
+    expect(visitor.headers.get("cache-control") ?? "").not.toContain("private");
+
+    const member = await server.request("/pricing", { headers: { Cookie: owner.cookie } });
+    const memberHeader = header(await member.text());
+    expect(memberHeader).toMatch(/href="\/dashboard"[^>]*>Dashboard</);
+    expect(memberHeader).not.toContain("Get Started");
+    expect(memberHeader).not.toContain(">Sign In<");
+    expect(member.headers.get("cache-control")).toBe("private, no-store");
+  });
+});

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { test } from "../helpers/fixtures.ts";
+import { formatDate } from "../../app/lib/format.ts";
 import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/retention/expiry-notices.server.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { computeFileExpiry, fileExpiries } from "../../app/services/retention/expiry.server.ts";
@@ -219,6 +220,8 @@ describe("expiry warnings", () => {
     expect(mine[0]!.text).toContain(soon.original_filename);
     expect(mine[0]!.text).toContain(byRule.original_filename);
     expect(mine[0]!.text).not.toContain(later.original_filename);
+    // Dates in the mail read as they do in the portal.
+    expect(mine[0]!.text).toContain(`${soon.original_filename} (deleted after ${formatDate(expiries.get(soon.id)!)})`);
 
     await sendExpiryNotices(server.ctx.db, options);
     expect(sent.filter((n) => n.to === user.email)).toHaveLength(1);

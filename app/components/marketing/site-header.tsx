@@ -12,7 +12,7 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   );
 
 /** Top navigation. The small-screen menu is a <details>, so it opens without JavaScript; Escape or a click outside closes it. */
-export function SiteHeader({ appName }: { appName: string }) {
+export function SiteHeader({ appName, signedIn }: { appName: string; signedIn: boolean }) {
   return (
     <header className="sticky top-0 z-40 border-b border-border/60 bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-primary focus:px-3 focus:py-2 focus:text-primary-foreground">
@@ -31,12 +31,20 @@ export function SiteHeader({ appName }: { appName: string }) {
           ))}
         </nav>
         <div className="ml-auto hidden items-center gap-2 md:flex">
-          <Link to="/auth" className={buttonVariants({ variant: "ghost", size: "sm" })}>
-            Sign In
-          </Link>
-          <Link to="/auth" className={buttonVariants({ size: "sm" })}>
-            Get Started
-          </Link>
+          {signedIn ? (
+            <Link to="/dashboard" className={buttonVariants({ size: "sm" })}>
+              Dashboard
+            </Link>
+          ) : (
+            <>
+              <Link to="/auth" className={buttonVariants({ variant: "ghost", size: "sm" })}>
+                Sign In
+              </Link>
+              <Link to="/auth" className={buttonVariants({ size: "sm" })}>
+                Get Started
+              </Link>
+            </>
+          )}
         </div>
         <details data-dismissable="" className="group relative ml-auto md:hidden">
           <summary
@@ -51,8 +59,8 @@ export function SiteHeader({ appName }: { appName: string }) {
                 {link.label}
               </NavLink>
             ))}
-            <Link to="/auth" className={cn(buttonVariants({ size: "sm" }), "mt-1")}>
-              Sign In / Get Started
+            <Link to={signedIn ? "/dashboard" : "/auth"} className={cn(buttonVariants({ size: "sm" }), "mt-1")}>
+              {signedIn ? "Dashboard" : "Sign In / Get Started"}
             </Link>
           </nav>
         </details>

@@ -6,6 +6,7 @@ import { NewKeyForm } from "~/components/api-keys/new-key-form";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
+import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
 import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
 import { requireUser } from "~/http/guards.server";
@@ -72,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   try {
     if (intent === "create") {
-      const name = String(form.get("name") ?? "").trim();
+      const name = sanitizeInput(String(form.get("name") ?? ""));
       const serverId = String(form.get("serverId") ?? "");
       if (!name || !serverId) return actionFail(API_KEY_MESSAGES.missing.title, API_KEY_MESSAGES.missing.description, 400);
       if (name.length > 100) return actionFail("Error creating API key", "Key names can be at most 100 characters.", 400);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
+import { cleaned } from "~/lib/sanitize";
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import {
@@ -22,7 +23,7 @@ export const MISSING_KEY_FIELDS = "Missing information - Please provide a name a
 export type ManagedApiKey = ApiKeySummary & { servers: { name: string } | null };
 
 const createSchema = z.object({
-  name: z.string({ error: MISSING_KEY_FIELDS }).trim().min(1, MISSING_KEY_FIELDS).max(100, "Key name can be at most 100 characters"),
+  name: cleaned(z.string({ error: MISSING_KEY_FIELDS }).min(1, MISSING_KEY_FIELDS).max(100, "Key name can be at most 100 characters")),
   server_id: z.string({ error: MISSING_KEY_FIELDS }).trim().min(1, MISSING_KEY_FIELDS),
   permissions: z.array(z.string()).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),
@@ -34,7 +35,7 @@ const operationSchema = z.object({
 });
 
 const updateSchema = z.object({
-  name: z.string().trim().min(1, "Key name is required").max(100, "Key name can be at most 100 characters").optional(),
+  name: cleaned(z.string().min(1, "Key name is required").max(100, "Key name can be at most 100 characters")).optional(),
   permissions: z.array(z.string()).optional(),
   status: z.enum(["active", "revoked"]).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),

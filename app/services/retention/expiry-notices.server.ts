@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { EXPIRY_WARNING_DAYS } from "~/lib/plans";
+import { formatDate } from "~/lib/format";
 import { effectiveExpirySql } from "~/services/retention/expiry.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,13 +22,13 @@ export interface NoticeOptions {
 
 function noticeFor(email: string, files: { original_filename: string; expires_at: Date }[], options: NoticeOptions): ExpiryNotice {
   const soonest = files.reduce((a, b) => (a.expires_at < b.expires_at ? a : b)).expires_at;
-  const lines = files.slice(0, LISTED).map((f) => `- ${f.original_filename} (deleted after ${f.expires_at.toISOString().slice(0, 10)})`);
+  const lines = files.slice(0, LISTED).map((f) => `- ${f.original_filename} (deleted after ${formatDate(f.expires_at)})`);
   if (files.length > LISTED) lines.push(`- and ${files.length - LISTED} more`);
   return {
     to: email,
     subject: `${files.length} file${files.length === 1 ? "" : "s"} on ${options.appName} will be deleted soon`,
     text: [
-      `${files.length === 1 ? "A file" : `${files.length} files`} in your ${options.appName} account will be deleted by the retention policy, the first on ${soonest.toISOString().slice(0, 10)}:`,
+      `${files.length === 1 ? "A file" : `${files.length} files`} in your ${options.appName} account will be deleted by the retention policy, the first on ${formatDate(soonest)}:`,
       "",
       ...lines,
       "",
