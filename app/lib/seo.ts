@@ -110,6 +110,10 @@ export const PUBLIC_PAGES = [
   { path: "/pricing", changefreq: "monthly", priority: "0.8" },
   { path: "/docs", changefreq: "weekly", priority: "0.8" },
   { path: "/auth", changefreq: "yearly", priority: "0.3" },
+  { path: "/about", changefreq: "yearly", priority: "0.4" },
+  { path: "/status", changefreq: "daily", priority: "0.3" },
+  { path: "/terms", changefreq: "yearly", priority: "0.2" },
+  { path: "/privacy", changefreq: "yearly", priority: "0.2" },
 ] as const;
 
 /** Signed-in areas and the API: nothing a search engine should crawl. */

@@ -18,6 +18,10 @@ const PAGES = [
   { name: "fivem-cdn", path: "/fivem-cdn", status: 200 },
   { name: "pricing", path: "/pricing", status: 200 },
   { name: "docs", path: "/docs", status: 200 },
+  { name: "about", path: "/about", status: 200 },
+  { name: "terms", path: "/terms", status: 200 },
+  { name: "privacy", path: "/privacy", status: 200 },
+  { name: "status", path: "/status", status: 200 },
   { name: "404", path: "/no-such-page", status: 404 },
 ];
 

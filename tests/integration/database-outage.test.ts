@@ -189,6 +189,12 @@ describe.skipIf(!initdb)("database outage", () => {
     expect(health.status).toBe(503);
     expect(health.headers.get("retry-after")).toBeTruthy();
     expect((await health.json()).db).toMatchObject({ ok: false, status: "down" });
+    // People see it on /status, which monitors can watch by its status code too.
+    const status = await server.request("/status");
+    expect(status.status).toBe(503);
+    const statusPage = await status.text();
+    expect(statusPage).toContain("Some systems are not working right now");
+    expect(statusPage).toMatch(/Database<\/span><span[^>]*>[\s\S]*?Down</);
 
     // Every way in answers the same clear JSON while the database is away.
     const search = await server.request("/api/search", { headers: { "x-api-key": account.key } });

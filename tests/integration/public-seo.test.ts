@@ -26,6 +26,10 @@ describe("sitemap, robots and page metadata", () => {
       "https://stash.example.gg/pricing",
       "https://stash.example.gg/docs",
       "https://stash.example.gg/auth",
+      "https://stash.example.gg/about",
+      "https://stash.example.gg/status",
+      "https://stash.example.gg/terms",
+      "https://stash.example.gg/privacy",
     ]);
     expect(xml).not.toContain("/dashboard");
   });
@@ -92,5 +96,42 @@ describe("sitemap, robots and page metadata", () => {
     const html = await (await server.request("/fivem-cdn", { headers: { Cookie: cookie } })).text();
     expect(hero(html)).toBe("/dashboard");
     expect(html).toContain("Go to Dashboard");
+  });
+});
+
+describe("about, terms, privacy and status", () => {
+  it("are real pages in the instance's name, linked from every footer and from /auth; no link goes nowhere", async () => {
+    for (const [path, heading] of [
+      ["/about", "About Vault"],
+      ["/terms", "Terms of Service"],
+      ["/privacy", "Privacy Policy"],
+    ] as const) {
+      const res = await server.request(path);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(html).toContain(`<link rel="canonical" href="https://stash.example.gg${path}"/>`);
+      expect(html).not.toContain("{app}");
+    }
+    const privacy = await (await server.request("/privacy")).text();
+    expect(privacy).toContain("salted hash of your password");
+
+    const home = await (await server.request("/")).text();
+    const footer = home.slice(home.indexOf("<footer"), home.indexOf("</footer>"));
+    for (const path of ["/docs", "/status", "/about", "/privacy", "/terms"]) expect(footer).toContain(`href="${path}"`);
+    expect(home).not.toContain('href="#"');
+
+    const auth = await (await server.request("/auth")).text();
+    expect(auth).toMatch(/href="\/terms"[^>]*>Terms of Service</);
+    expect(auth).toMatch(/href="\/privacy"[^>]*>Privacy Policy</);
+  });
+
+  it("shows live status to people, uncached", async () => {
+    const ok = await server.request("/status");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    const html = await ok.text();
+    expect(html).toContain("All systems operational");
+    expect(html.match(/>Operational</g)?.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -35,9 +35,9 @@ export function SiteFooter({ appName }: { appName: string }) {
           <ul className="space-y-2 text-sm text-muted-foreground">
             {FOOTER_LINKS.map((link) => (
               <li key={link.label}>
-                <a href={link.href} className="hover:text-foreground focus-visible:text-foreground">
+                <Link to={link.href} className="hover:text-foreground focus-visible:text-foreground">
                   {link.label}
-                </a>
+                </Link>
               </li>
             ))}
           </ul>

@@ -48,12 +48,11 @@ export const NAV_LINKS = [
 
 /** Placeholders until the operator fills in real destinations. */
 export const FOOTER_LINKS = [
-  { label: "Help Center", href: "#" },
-  { label: "Discord", href: "#" },
-  { label: "Status", href: "#" },
-  { label: "About", href: "#" },
-  { label: "Privacy", href: "#" },
-  { label: "Terms", href: "#" },
+  { label: "Help Center", href: "/docs" },
+  { label: "Status", href: "/status" },
+  { label: "About", href: "/about" },
+  { label: "Privacy", href: "/privacy" },
+  { label: "Terms", href: "/terms" },
 ] as const;
 
 export const TAGLINE = "Media hosting for FiveM roleplay servers";

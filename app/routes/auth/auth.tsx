@@ -60,7 +60,19 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   return (
     <AuthFrame
       appName={appName}
-      footer={<p className="px-6 text-center text-xs text-muted-foreground">By continuing, you agree to our Terms of Service and Privacy Policy.</p>}
+      footer={
+        <p className="px-6 text-center text-xs text-muted-foreground">
+          By continuing, you agree to our{" "}
+          <Link to="/terms" className="underline underline-offset-4 hover:text-foreground">
+            Terms of Service
+          </Link>{" "}
+          and{" "}
+          <Link to="/privacy" className="underline underline-offset-4 hover:text-foreground">
+            Privacy Policy
+          </Link>
+          .
+        </p>
+      }
     >
       <Card>
         <Tabs
