@@ -375,3 +375,27 @@ describe("public pages for a signed-in visitor", () => {
     expect(member.headers.get("cache-control")).toBe("private, no-store");
   });
 });
+
+describe("an admin opening another owner's server", () => {
+  it("sees whose it is, read-only and without its webhook secret, and cannot change it there", async () => {
+    const admin = await signUpAndSignIn(server, { role: "admin" });
+    const theirs = await createServer(server.ctx.db, { userId: owner.user.id, name: "Owned Elsewhere" });
+    const res = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: admin.cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Admin view of Route Owner");
+    expect(html).toContain(owner.email);
+    expect(html).not.toContain("Edit Settings");
+    expect(html).not.toContain(theirs.webhook_secret);
+
+    const edit = await postForm(server, `/servers/${theirs.id}`, { intent: "update", ...serverFields({ name: "Renamed By Admin" }) }, { cookie: admin.cookie });
+    expect(edit.status).toBe(403);
+    expect(readToast(edit)).toMatchObject({ type: "error" });
+    const row = await server.ctx.db.selectFrom("servers").select("name").where("id", "=", theirs.id).executeTakeFirstOrThrow();
+    expect(row.name).toBe("Owned Elsewhere");
+
+    const own = await (await server.request(`/servers/${theirs.id}`, { headers: { Cookie: owner.cookie } })).text();
+    expect(own).toContain("Edit Settings");
+    expect(own).not.toContain("Admin view of");
+  });
+});

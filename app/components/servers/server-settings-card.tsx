@@ -17,7 +17,7 @@ export interface ServerSettings {
 }
 
 /** View mode, or edit mode whose Cancel throws the edits away (the stored values come back). */
-export function ServerSettingsCard({ server }: { server: ServerSettings }) {
+export function ServerSettingsCard({ server, readOnly = false }: { server: ServerSettings; readOnly?: boolean }) {
   const fetcher = useFetcher<ActionResult & { saved?: boolean }>();
   const [editing, setEditing] = useState(false);
   const { clientErrors, resetClientErrors, onChange, onSubmit } = useServerFormCheck("Error updating server");
@@ -42,7 +42,7 @@ export function ServerSettingsCard({ server }: { server: ServerSettings }) {
           <CardTitle>Server Settings</CardTitle>
           <CardDescription>Name, endpoint and upload limits.</CardDescription>
         </div>
-        {!editing ? (
+        {!editing && !readOnly ? (
           <Button ref={editButton} variant="outline" size="sm" onClick={() => setEditing(true)}>
             <Pencil aria-hidden /> Edit Settings
           </Button>

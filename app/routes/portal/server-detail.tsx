@@ -4,11 +4,14 @@ import { PageHeader } from "~/components/portal/page-header";
 import { DangerZone } from "~/components/servers/danger-zone";
 import { RetentionRules } from "~/components/servers/retention-rules";
 import { ServerQuickActions, ServerStats } from "~/components/servers/server-stats";
-import { ServerSettingsCard } from "~/components/servers/server-settings-card";
+import { ServerSettingsCard, type ServerSettings } from "~/components/servers/server-settings-card";
 import { StatusBadge } from "~/components/servers/server-card";
 import { UploadVisibility } from "~/components/servers/upload-visibility";
 import { WebhookCard } from "~/components/servers/webhook-card";
 import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { formatCount } from "~/lib/format";
+import { findUserById } from "~/services/accounts/users.server";
 import { exactCategoryOptions } from "~/lib/categories";
 import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
@@ -46,17 +49,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     listStoredCategories(context.db, { serverId: server.id }),
   ]);
   const { webhook_secret: _secret, ...visible } = server;
+  // An admin looking at someone else's server sees whose it is and cannot change it here (nor learn its webhook secret).
+  const owner = server.user_id === user.id ? null : await findUserById(context.db, server.user_id);
   return {
     server: visible,
     usage,
     quotaGb: quota.quotaBytes / GB,
     rules,
     categories: exactCategoryOptions(categories),
-    webhookUrl: webhookUrl(context.config.appUrl, server),
+    webhookUrl: owner ? null : webhookUrl(context.config.appUrl, server),
+    adminView: owner ? { ownerName: owner.display_name ?? "Unnamed User", ownerEmail: owner.email ?? "no e-mail" } : null,
   };
 }
 
 const NOT_FOUND = "Server Not Found";
+const ADMIN_READ_ONLY = "Another owner's server is read-only here. Delete it from Admin → All Servers if you must.";
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = await requireUser(request, context);
@@ -65,6 +72,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const db = context.db;
   const server = await findServerForViewer(db, user, params.serverId);
   if (!server) return actionFail("Error", NOT_FOUND, 404);
+  if (server.user_id !== user.id) return actionFail("Error", ADMIN_READ_ONLY, 403);
   const ownerId = server.user_id;
 
   switch (intent) {
@@ -136,7 +144,8 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { server, usage, quotaGb, rules, categories, webhookUrl: hookUrl } = loaderData;
+  const { server, usage, quotaGb, rules, categories, webhookUrl: hookUrl, adminView } = loaderData;
+  if (adminView) return <AdminServerView server={server} usage={usage} quotaGb={quotaGb} rules={rules} {...adminView} />;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -158,13 +167,69 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
           <ServerSettingsCard server={server} />
           <UploadVisibility defaultPublic={server.default_public} />
           <RetentionRules rules={rules} categories={categories} />
-          <WebhookCard url={hookUrl} />
+          {hookUrl ? <WebhookCard url={hookUrl} /> : null}
         </div>
         <div className="space-y-6">
           <ServerStats usedBytes={usage.usedBytes} fileCount={usage.fileCount} quotaGb={quotaGb} allowedTypes={server.allowed_file_types.length} createdAt={server.created_at} />
           <ServerQuickActions serverId={server.id} active={server.status === "active"} />
           <DangerZone />
         </div>
+      </div>
+    </div>
+  );
+}
+
+/** What an admin sees of another owner's server: whose it is, its settings and rules, read-only. */
+function AdminServerView(props: {
+  server: ServerSettings & { id: string; status: string; default_public: boolean; created_at: Date | string };
+  usage: { usedBytes: number; fileCount: number };
+  quotaGb: number;
+  rules: { category: string; days: number }[];
+  ownerName: string;
+  ownerEmail: string;
+}) {
+  const { server, usage, quotaGb, rules } = props;
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title={server.name}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-2">
+            <StatusBadge status={server.status} />
+            <span className="font-mono text-xs">ID: {server.id}</span>
+          </span>
+        }
+        actions={
+          <Button asChild variant="outline" size="sm">
+            <Link to="/admin/servers">All servers (admin)</Link>
+          </Button>
+        }
+      />
+      <p role="note" className="rounded-md border border-primary/40 bg-primary/10 p-3 text-sm" data-testid="admin-view">
+        {`Admin view of ${props.ownerName}'s server (${props.ownerEmail}). Read-only: its owner makes changes; deleting it is on All Servers.`}
+      </p>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <ServerSettingsCard server={server} readOnly />
+          <Card>
+            <CardHeader>
+              <CardTitle>Uploads and retention</CardTitle>
+            </CardHeader>
+            <CardContent className="space-y-2 text-sm">
+              <p>{`New uploads are ${server.default_public ? "public" : "private"} by default.`}</p>
+              {rules.length === 0 ? (
+                <p className="text-muted-foreground">No retention rules: files follow the owner's plan.</p>
+              ) : (
+                <ul className="list-inside list-disc">
+                  {rules.map((rule) => (
+                    <li key={rule.category}>{`${rule.category}: deleted after ${formatCount(rule.days, "day")}`}</li>
+                  ))}
+                </ul>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+        <ServerStats usedBytes={usage.usedBytes} fileCount={usage.fileCount} quotaGb={quotaGb} allowedTypes={server.allowed_file_types.length} createdAt={server.created_at} />
       </div>
     </div>
   );
