@@ -15,6 +15,8 @@ export const MESSAGES = {
   displayNameShort: `Display name must be at least ${DISPLAY_NAME_MIN} characters long`,
   displayNameLong: `Display name must be at most ${DISPLAY_NAME_MAX} characters long`,
   displayNameRequired: "Display name is required",
+  /** Typed text that cleaning removed entirely: say so, rather than that the field was left empty. */
+  displayNameMarkup: "Display name can only be plain text: tags and scripts are removed",
   passwordsDiffer: "Passwords do not match",
   currentPasswordWrong: "Your current password is not correct",
 } as const;
@@ -54,6 +56,7 @@ export function validateSignUp(input: {
   const displayName = sanitizeInput(field(input.displayName));
   const email = sanitizeInput(field(input.email));
   const password = field(input.password);
+  if (!displayName && field(input.displayName).trim()) return { ok: false, error: MESSAGES.displayNameMarkup };
   if (!displayName || !email || !password) return { ok: false, error: MESSAGES.fillAll };
   if (!isValidEmail(email)) return { ok: false, error: MESSAGES.invalidEmail };
   const passwordProblem = validateNewPassword(password);
@@ -66,7 +69,7 @@ export function validateSignUp(input: {
 /** A new display name as Settings takes it: cleaned like every text input, then 2–100 characters. */
 export function validateDisplayName(value: unknown): Result<string> {
   const displayName = sanitizeInput(field(value));
-  if (!displayName) return { ok: false, error: MESSAGES.displayNameRequired };
+  if (!displayName) return { ok: false, error: field(value).trim() ? MESSAGES.displayNameMarkup : MESSAGES.displayNameRequired };
   if (displayName.length < DISPLAY_NAME_MIN) return { ok: false, error: MESSAGES.displayNameShort };
   if (displayName.length > DISPLAY_NAME_MAX) return { ok: false, error: MESSAGES.displayNameLong };
   return { ok: true, value: displayName };

@@ -28,7 +28,12 @@ describe("accounts in the browser", { timeout: 120_000 }, () => {
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}/auth`);
     await page.getByRole("tab", { name: "Sign Up" }).click();
+    // Markup pasted into the name is removed at once, and the field says why it emptied.
+    await page.getByLabel("Display Name").fill("<script>alert(1)</script>");
+    expect(await page.getByLabel("Display Name").inputValue()).toBe("");
+    expect(await page.getByRole("status").filter({ hasText: "tags and scripts are removed" }).isVisible()).toBe(true);
     await page.getByLabel("Display Name").fill("Nova Newcomer");
+    expect(await page.getByText("tags and scripts are removed").count()).toBe(0);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("first-password");
     await page.getByRole("button", { name: "Create Account" }).click();

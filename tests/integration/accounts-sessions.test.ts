@@ -157,6 +157,7 @@ describe("sign-up", () => {
     const email = uniqueEmail("bad");
     const cases: Array<[Record<string, string>, string]> = [
       [{ displayName: "", email, password: "secret1" }, "Please fill in all fields"],
+      [{ displayName: "<script>alert(1)</script>", email, password: "secret1" }, "Display name can only be plain text: tags and scripts are removed"],
       [{ displayName: "Al", email: "nope@", password: "secret1" }, "Please enter a valid email address"],
       [{ displayName: "Al", email, password: "12345" }, "Password must be at least 6 characters long"],
       [{ displayName: "Al", email, password: "x".repeat(129) }, "Password must be at most 128 characters long"],

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { validateSignUp } from "~/lib/auth-validation";
+import { MESSAGES, validateSignUp } from "~/lib/auth-validation";
 import { sanitizeInput } from "~/lib/sanitize";
 import { AuthField, EmailField, FormError, PasswordField } from "~/components/auth/auth-fields";
 
@@ -17,6 +17,8 @@ export function SignUpForm({ serverError, defaults }: SignUpFormProps) {
   const [email, setEmail] = useState(defaults?.email ?? "");
   const [password, setPassword] = useState("");
   const [clientError, setClientError] = useState<string | null>(null);
+  // Set when cleaning removed something the user typed or pasted, so the field says why it changed.
+  const [stripped, setStripped] = useState(false);
 
   return (
     <Form
@@ -42,10 +44,20 @@ export function SignUpForm({ serverError, defaults }: SignUpFormProps) {
         autoComplete="nickname"
         placeholder="Your name"
         value={displayName}
-        onChange={(e) => setDisplayName(sanitizeInput(e.target.value, { trim: false }))}
+        onChange={(e) => {
+          const cleaned = sanitizeInput(e.target.value, { trim: false });
+          setStripped(cleaned !== e.target.value);
+          setDisplayName(cleaned);
+        }}
         disabled={busy}
         maxLength={100}
+        aria-describedby={stripped ? "signup-display-name-note" : undefined}
       />
+      {stripped ? (
+        <p id="signup-display-name-note" role="status" className="-mt-2 text-xs text-muted-foreground">
+          {MESSAGES.displayNameMarkup}
+        </p>
+      ) : null}
       <EmailField id="signup-email" value={email} onValueChange={setEmail} disabled={busy} />
       <PasswordField id="signup-password" autoComplete="new-password" value={password} onValueChange={setPassword} disabled={busy} />
       <Button type="submit" className="w-full" disabled={busy}>
