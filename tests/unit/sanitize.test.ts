@@ -35,9 +35,10 @@ describe("auth validation (spec §5)", () => {
       ok: false,
       error: "Display name must be at least 2 characters long",
     });
+    // A name that cleaning empties says why, rather than that nothing was typed.
     expect(validateSignUp({ displayName: "<i></i>", email: "a@b.co", password: "123456" })).toEqual({
       ok: false,
-      error: "Please fill in all fields",
+      error: "Display name can only be plain text: tags and scripts are removed",
     });
     expect(validateSignUp({ displayName: " Al ", email: "a@b.co", password: "x".repeat(128) }).ok).toBe(true);
   });
