@@ -148,20 +148,7 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
   if (adminView) return <AdminServerView server={server} usage={usage} quotaGb={quotaGb} rules={rules} {...adminView} />;
   return (
     <div className="space-y-6">
-      <PageHeader
-        title={server.name}
-        description={
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <StatusBadge status={server.status} />
-            <span className="font-mono text-xs">ID: {server.id}</span>
-          </span>
-        }
-        actions={
-          <Button asChild variant="outline" size="sm">
-            <Link to="/servers">All servers</Link>
-          </Button>
-        }
-      />
+      <ServerPageHeader server={server} back={{ to: "/servers", label: "All servers" }} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <ServerSettingsCard server={server} />
@@ -179,6 +166,26 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** The server's name, status and id, with the way back to the list it came from. */
+function ServerPageHeader({ server, back }: { server: { id: string; name: string; status: string }; back: { to: string; label: string } }) {
+  return (
+    <PageHeader
+      title={server.name}
+      description={
+        <span className="inline-flex flex-wrap items-center gap-2">
+          <StatusBadge status={server.status} />
+          <span className="font-mono text-xs">ID: {server.id}</span>
+        </span>
+      }
+      actions={
+        <Button asChild variant="outline" size="sm">
+          <Link to={back.to}>{back.label}</Link>
+        </Button>
+      }
+    />
+  );
+}
+
 /** What an admin sees of another owner's server: whose it is, its settings and rules, read-only. */
 function AdminServerView(props: {
   server: ServerSettings & { id: string; status: string; default_public: boolean; created_at: Date | string };
@@ -191,20 +198,7 @@ function AdminServerView(props: {
   const { server, usage, quotaGb, rules } = props;
   return (
     <div className="space-y-6">
-      <PageHeader
-        title={server.name}
-        description={
-          <span className="inline-flex flex-wrap items-center gap-2">
-            <StatusBadge status={server.status} />
-            <span className="font-mono text-xs">ID: {server.id}</span>
-          </span>
-        }
-        actions={
-          <Button asChild variant="outline" size="sm">
-            <Link to="/admin/servers">All servers (admin)</Link>
-          </Button>
-        }
-      />
+      <ServerPageHeader server={server} back={{ to: "/admin/servers", label: "All servers (admin)" }} />
       <p role="note" className="rounded-md border border-primary/40 bg-primary/10 p-3 text-sm" data-testid="admin-view">
         {`Admin view of ${props.ownerName}'s server (${props.ownerEmail}). Read-only: its owner makes changes; deleting it is on All Servers.`}
       </p>
