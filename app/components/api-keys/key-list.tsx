@@ -78,7 +78,7 @@ export function KeyList({ keys, onRegenerated }: { keys: KeyRow[]; onRegenerated
                   <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
                     <span>Server: {key.serverName}</span>
                     <span className="font-mono">{key.keyPrefix}…</span>
-                    <span>{`Can ${key.permissions.join(", ") || "do nothing"}`}</span>
+                    <span>{`Can ${key.permissions.join(", ")}`}</span>
                     <span>Created {formatDate(key.createdAt)}</span>
                     <span>{key.expiresAt ? `Expires ${formatDate(key.expiresAt)}` : "Never expires"}</span>
                     <span>Last used: {formatDateTime(key.lastUsedAt)}</span>
