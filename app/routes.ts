@@ -46,6 +46,7 @@ export default [
   route("auth/confirm", "routes/auth/confirm.tsx"),
   route("auth/forgot-password", "routes/auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/auth/reset-password.tsx"),
+  route("auth/confirm-email-change", "routes/auth/confirm-email-change.tsx"),
   route("auth/discord", "routes/auth/discord.ts"),
   route("auth/discord/callback", "routes/auth/discord-callback.ts"),
 

@@ -10,7 +10,7 @@ type TextArray = ColumnType<string[], string[] | undefined, string[]>;
 export type { Role } from "../app/lib/roles";
 export type { Tier } from "../app/lib/plans";
 export type ServerStatus = "active" | "inactive" | "maintenance";
-export type TokenPurpose = "email_confirm" | "password_reset";
+export type TokenPurpose = "email_confirm" | "password_reset" | "email_change";
 
 export interface UsersTable {
   id: Generated<string>;
@@ -53,6 +53,8 @@ export interface AuthTokensTable {
   expires_at: Date;
   used_at: NullableTimestamp;
   created_at: Timestamp;
+  /** The address an `email_change` token moves the account to once clicked. */
+  new_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServersTable {
@@ -126,6 +128,27 @@ export interface FilesTable {
   created_at: Timestamp;
   expires_at: NullableTimestamp;
   expiry_notified_at: NullableTimestamp;
+  uploaded_via: ColumnType<UploadVia, UploadVia | undefined, UploadVia>;
+  /** The key that sent it (null for the portal, a webhook, or a key since deleted). */
+  api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set when an admin hid the file after a report: served 451 until restored. */
+  hidden_at: NullableTimestamp;
+}
+
+export type UploadVia = "api" | "portal" | "webhook" | "presigned";
+export type ReportStatus = "open" | "hidden" | "dismissed";
+
+export interface FileReportsTable {
+  id: Generated<string>;
+  file_id: string;
+  reason: string;
+  details: ColumnType<string, string | undefined, string>;
+  contact: string | null;
+  reporter_ip: string | null;
+  status: ColumnType<ReportStatus, ReportStatus | undefined, ReportStatus>;
+  created_at: Timestamp;
+  resolved_at: NullableTimestamp;
+  resolved_by: string | null;
 }
 
 export interface FileVariantsTable {
@@ -228,6 +251,7 @@ export interface Database {
   stripe_events: StripeEventsTable;
   blob_deletions: BlobDeletionsTable;
   storage_reports: StorageReportsTable;
+  file_reports: FileReportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -5,6 +5,7 @@ import { sessionExpiryIndex } from "./0003-session-expiry-index.ts";
 import { defaultFileTypes } from "./0004-default-file-types.ts";
 import { storageReports } from "./0005-storage-reports.ts";
 import { onDemandVariants } from "./0006-on-demand-variants.ts";
+import { fileRecordsAndReports } from "./0007-file-records-and-reports.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   "0004-default-file-types": defaultFileTypes,
   "0005-storage-reports": storageReports,
   "0006-on-demand-variants": onDemandVariants,
+  "0007-file-records-and-reports": fileRecordsAndReports,
 };

@@ -53,6 +53,8 @@ export class FakeStripe {
   readonly prices = new Map<string, { id: string; lookup_key: string | null }>();
   /** Makes the next Checkout session creation fail with this Stripe error message. */
   failNextCheckout: string | null = null;
+  /** While true, cancelling a subscription fails as Stripe does when it is down (the client retries once). */
+  failCancels = false;
   private server!: http.Server;
   url = "";
 
@@ -156,6 +158,14 @@ export class FakeStripe {
     if (sub) {
       const found = this.subscriptions.get(decodeURIComponent(sub[1]!));
       return found ? send(200, this.subscriptionObject(found)) : error(404, `No such subscription: '${sub[1]}'`);
+    }
+    const cancel = /^DELETE \/v1\/subscriptions\/([^/]+)$/.exec(route);
+    if (cancel) {
+      if (this.failCancels) return error(500, "An unknown error occurred", "api_error");
+      const found = this.subscriptions.get(decodeURIComponent(cancel[1]!));
+      if (!found) return error(404, `No such subscription: '${cancel[1]}'`, "resource_missing");
+      found.status = "canceled";
+      return send(200, this.subscriptionObject(found));
     }
     if (route === "GET /v1/prices") {
       const keys = (params.lookup_keys as string[] | undefined) ?? [];

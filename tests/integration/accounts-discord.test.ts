@@ -170,7 +170,7 @@ describe("Settings → Connected Accounts", () => {
     expect((await findUserById(server.ctx.db, member.user.id))?.avatar_url).toBe("https://cdn.discordapp.com/avatars/555100/av1.png");
 
     const page = await (await server.request("/settings", { headers: { Cookie: member.cookie } })).text();
-    for (const text of ["Email cannot be changed at this time", "Save name", member.user.id, "Linked as linkme", "Discord Linked", "Email Account", "Unlink Discord"]) {
+    for (const text of ["Change it under Email address below.", "Change email", "Delete account", "Save name", member.user.id, "Linked as linkme", "Discord Linked", "Email Account", "Unlink Discord"]) {
       expect(page).toContain(text);
     }
 

@@ -1,3 +1,4 @@
+import { deleteServerWithFiles } from "../../app/services/files/delete-files.server.ts";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { test } from "../helpers/fixtures.ts";
@@ -10,7 +11,6 @@ import { getAccountQuota, reserveQuota } from "../../app/services/billing/quota.
 import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "../../app/services/retention/rules.server.ts";
 import {
   createServerWithinQuota,
-  deleteServerWithFiles,
   rotateWebhookSecret,
   setDefaultVisibility,
   updateServerSettings,

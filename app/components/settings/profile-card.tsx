@@ -41,7 +41,7 @@ export function ProfileCard({ user }: { user: { id: string; email: string | null
         <div className="space-y-2">
           <Label htmlFor="settings-email">Email</Label>
           <Input id="settings-email" value={user.email ?? "No email address"} readOnly disabled className="font-normal" />
-          <p className="text-xs text-muted-foreground">Email cannot be changed at this time</p>
+          <p className="text-xs text-muted-foreground">Change it under Email address below.</p>
         </div>
         <div className="space-y-2">
           <Label htmlFor="settings-user-id">User ID</Label>

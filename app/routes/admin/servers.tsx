@@ -22,7 +22,7 @@ import { pageTitle } from "~/lib/site";
 import { listAllServers } from "~/services/stats/admin-stats.server";
 import { requireUserWithRole } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { deleteServerWithFiles } from "~/services/servers/server-settings.server";
+import { deleteServerWithFiles } from "~/services/files/delete-files.server";
 import type { Route } from "./+types/servers";
 
 export function meta({ matches }: Route.MetaArgs) {

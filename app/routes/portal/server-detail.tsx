@@ -1,3 +1,4 @@
+import { deleteServerWithFiles } from "~/services/files/delete-files.server";
 import { data, Link } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
@@ -22,7 +23,6 @@ import { actionFail, actionOk } from "~/http/action-results.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "~/services/retention/rules.server";
 import {
-  deleteServerWithFiles,
   findServerForViewer,
   getServerUsage,
   rotateWebhookSecret,

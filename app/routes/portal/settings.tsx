@@ -9,7 +9,15 @@ import { isDomainError } from "~/services/platform/domain-error.server";
 import { requireAuthenticated } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
-import { MESSAGES, validateDisplayName, validateNewPassword } from "~/lib/auth-validation";
+import { isValidEmail, MESSAGES, validateDisplayName, validateNewPassword } from "~/lib/auth-validation";
+import { deleteAccount } from "~/services/files/account-deletion.server";
+import { startEmailChange } from "~/services/accounts/email-change.server";
+import { verifyPassword } from "~/services/accounts/passwords.server";
+import { clearSessionCookie } from "~/services/accounts/sessions.server";
+import { getBilling } from "~/services/billing/stripe-client.server";
+import { sendAccountMailInBackground } from "~/routes/auth/auth-mail.server";
+import { DeleteAccountCard, DELETE_ACCOUNT_PHRASE } from "~/components/settings/delete-account-card";
+import { EmailCard } from "~/components/settings/email-card";
 import { changePassword } from "~/services/accounts/password-accounts.server";
 import { listUserSessions, revokeUserSession } from "~/services/accounts/sessions.server";
 import { updateDisplayName } from "~/services/accounts/users.server";
@@ -54,6 +62,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "changePassword":
       return changePasswordAction(context, form, { userId: user.id, sessionId, hasPassword: user.hasPassword });
+    case "changeEmail":
+      return changeEmailAction(context, form, user.id, user.hasPassword);
+    case "deleteAccount":
+      return deleteAccountAction(context, form, user.id);
     case "revokeSession": {
       const revoked = await revokeUserSession(context.db, user.id, String(form.get("sessionId") ?? ""));
       if (!revoked) return actionFail("Error signing out device", "That device is already signed out.", 404);
@@ -87,6 +99,44 @@ async function changePasswordAction(context: AppLoadContext, form: FormData, who
     return actionFail(title, error.message, ERROR_STATUS[error.code]);
   }
   return actionOk({ type: "success", title: "Password updated", description: "Every other device has been signed out." });
+}
+
+async function changeEmailAction(context: AppLoadContext, form: FormData, userId: string, hasPassword: boolean) {
+  const title = "Error changing email";
+  const newEmail = String(form.get("newEmail") ?? "").trim();
+  const currentPassword = String(form.get("currentPassword") ?? "");
+  if (!newEmail || (hasPassword && !currentPassword)) return actionFail(title, MESSAGES.fillAll, 400);
+  if (!isValidEmail(newEmail)) return actionFail(title, MESSAGES.invalidEmail, 400);
+  try {
+    const change = await startEmailChange(context.db, { userId, newEmail, currentPassword });
+    sendAccountMailInBackground(context, "change", change.newEmail, change.token);
+    return actionOk({ type: "success", title: "Check your new inbox", description: `Follow the link sent to ${change.newEmail} to finish.` }, { pendingEmail: change.newEmail });
+  } catch (error) {
+    if (!isDomainError(error, "invalid_credentials", "email_taken", "invalid_request")) throw error;
+    return actionFail(title, error.message, ERROR_STATUS[error.code]);
+  }
+}
+
+async function deleteAccountAction(context: AppLoadContext, form: FormData, userId: string) {
+  const title = "Error deleting account";
+  if (String(form.get("confirmPhrase") ?? "").trim().toLowerCase() !== DELETE_ACCOUNT_PHRASE) {
+    return actionFail(title, `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.`, 400);
+  }
+  const row = await context.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
+  if (row.password_hash && !(await verifyPassword(row.password_hash, String(form.get("currentPassword") ?? "")))) {
+    return actionFail(title, MESSAGES.currentPasswordWrong, 401);
+  }
+  try {
+    await deleteAccount(context, getBilling(context.config), userId);
+  } catch (error) {
+    if (!isDomainError(error, "payment_provider_error", "billing_not_configured")) throw error;
+    return actionFail(title, error.message, ERROR_STATUS[error.code]);
+  }
+  return redirectWithToast(
+    "/",
+    { type: "success", title: "Account deleted", description: "Your account, servers and files have been removed." },
+    new Headers({ "Set-Cookie": clearSessionCookie(context.config) }),
+  );
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -138,6 +188,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </CardContent>
       </Card>
 
+      <EmailCard email={user.email} hasPassword={user.hasPassword} />
       {user.hasPassword ? <PasswordCard /> : null}
       <SessionsCard sessions={sessions} />
 
@@ -165,6 +216,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           </dl>
         </CardContent>
       </Card>
+      <DeleteAccountCard hasPassword={user.hasPassword} />
     </section>
   );
 }

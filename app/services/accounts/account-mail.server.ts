@@ -1,7 +1,7 @@
 import type { Config } from "~/services/platform/env.server";
 import { escapeHtml, sendMail, type MailContext, type SentMail } from "~/services/platform/mail.server";
 
-export type AccountMailKind = "confirm" | "reset";
+export type AccountMailKind = "confirm" | "reset" | "change";
 
 type AccountMailContext = MailContext & { config: MailContext["config"] & Pick<Config, "appUrl" | "APP_NAME"> };
 
@@ -15,6 +15,15 @@ function compose(kind: AccountMailKind, appName: string, link: string) {
       link,
     };
   }
+  if (kind === "change") {
+    return {
+      subject: `Confirm your new ${appName} email address`,
+      intro: `You asked to use this address for your ${appName} account.`,
+      action: "Confirm new email address",
+      outro: "The link works once and expires in 24 hours. Until you follow it, the account keeps its old address. If you did not ask for this, ignore this email.",
+      link,
+    };
+  }
   return {
     subject: `Reset your ${appName} password`,
     intro: `Someone asked to reset the password of your ${appName} account.`,
@@ -25,7 +34,7 @@ function compose(kind: AccountMailKind, appName: string, link: string) {
 }
 
 export function accountLink(config: Pick<Config, "appUrl">, kind: AccountMailKind, token: string): string {
-  const pathname = kind === "confirm" ? "/auth/confirm" : "/auth/reset-password";
+  const pathname = { confirm: "/auth/confirm", reset: "/auth/reset-password", change: "/auth/confirm-email-change" }[kind];
   return `${config.appUrl}${pathname}?token=${encodeURIComponent(token)}`;
 }
 

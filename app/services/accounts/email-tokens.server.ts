@@ -6,6 +6,7 @@ import { randomString, sha256Hex } from "~/services/platform/ids.server";
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   email_confirm: 24 * 60 * 60 * 1000,
   password_reset: 60 * 60 * 1000,
+  email_change: 24 * 60 * 60 * 1000,
 };
 
 export type TokenCheck =
@@ -14,13 +15,13 @@ export type TokenCheck =
   | { status: "invalid" };
 
 /** A single-use link token; only its SHA-256 is stored. Earlier unused tokens of the same purpose stop working. */
-export async function issueAuthToken(db: Db, userId: string, purpose: TokenPurpose): Promise<string> {
+export async function issueAuthToken(db: Db, userId: string, purpose: TokenPurpose, newEmail: string | null = null): Promise<string> {
   const token = randomString(43);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("auth_tokens").where("user_id", "=", userId).where("purpose", "=", purpose).where("used_at", "is", null).execute();
     await trx
       .insertInto("auth_tokens")
-      .values({ user_id: userId, purpose, token_hash: sha256Hex(token), expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]) })
+      .values({ user_id: userId, purpose, token_hash: sha256Hex(token), expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]), new_email: newEmail })
       .execute();
   });
   return token;
@@ -46,7 +47,7 @@ export async function checkAuthToken(db: Db, token: string, purpose: TokenPurpos
 }
 
 /** Uses a token up in one conditional UPDATE, so two clicks cannot both succeed. */
-export async function consumeAuthToken(db: Db, token: string, purpose: TokenPurpose): Promise<TokenCheck> {
+export async function consumeAuthToken(db: Db, token: string, purpose: TokenPurpose): Promise<TokenCheck & { newEmail?: string | null }> {
   if (!wellFormed(token)) return { status: "invalid" };
   const row = await db
     .updateTable("auth_tokens")
@@ -55,8 +56,8 @@ export async function consumeAuthToken(db: Db, token: string, purpose: TokenPurp
     .where("purpose", "=", purpose)
     .where("used_at", "is", null)
     .where("expires_at", ">", sql<Date>`now()`)
-    .returning("user_id")
+    .returning(["user_id", "new_email"])
     .executeTakeFirst();
-  if (row) return { status: "valid", userId: row.user_id };
+  if (row) return { status: "valid", userId: row.user_id, newEmail: row.new_email };
   return checkAuthToken(db, token, purpose);
 }

@@ -1,11 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { Server } from "../../../db/schema";
-import type { BlobStore } from "../../../storage/index";
 import { GB } from "~/lib/plans";
 import { FALLBACK_SERVER_GB, quotaExceededMessage, type ServerFormValues } from "~/lib/server-form";
-import { onDemandVariantBytes } from "~/services/media/transforms.server";
-import { getAccountQuota, releaseQuota } from "~/services/billing/quota.server";
+import { getAccountQuota } from "~/services/billing/quota.server";
 import { createServer, newWebhookSecret } from "~/services/servers/servers.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 
@@ -85,56 +83,6 @@ export async function getServerUsage(db: Db, serverId: string): Promise<ServerUs
     .where("server_id", "=", serverId)
     .executeTakeFirst();
   return { fileCount: Number(row?.count ?? 0), usedBytes: Number(row?.bytes ?? 0) };
-}
-
-export interface DeletedServer {
-  server: Server;
-  filesDeleted: number;
-  bytesReleased: number;
-  /** Blobs whose delete failed; their rows are gone, so they are orphans to sweep. */
-  blobErrors: number;
-}
-
-/**
- * Deletes a server, its files' rows and blobs, and gives their bytes back to the owner's quota.
- * `ownerId` limits the delete to that owner's server (the portal); admins pass none.
- * The rows and the quota change commit together; blobs go after the commit, so a crash leaves
- * unreferenced blobs (harmless) rather than rows pointing at missing blobs.
- */
-export async function deleteServerWithFiles(
-  db: Db,
-  blobs: BlobStore,
-  serverId: string,
-  options: { ownerId?: string; onBlobError?: (key: string, error: unknown) => void } = {},
-): Promise<DeletedServer | undefined> {
-  const outcome = await db.transaction().execute(async (trx) => {
-    let query = trx.selectFrom("servers").selectAll().where("id", "=", serverId);
-    if (options.ownerId) query = query.where("user_id", "=", options.ownerId);
-    const server = await query.forUpdate().executeTakeFirst();
-    if (!server) return undefined;
-    const files = await trx.selectFrom("files").select(["id", "storage_key", "size_bytes"]).where("server_id", "=", serverId).execute();
-    const variants = await trx
-      .selectFrom("file_variants")
-      .innerJoin("files", "files.id", "file_variants.file_id")
-      .select("file_variants.storage_key")
-      .where("files.server_id", "=", serverId)
-      .execute();
-    const bytes = files.reduce((sum, f) => sum + Number(f.size_bytes), 0) + (await onDemandVariantBytes(trx, { serverId }));
-    await trx.deleteFrom("servers").where("id", "=", serverId).execute();
-    if (bytes > 0) await releaseQuota(trx, server.user_id, bytes);
-    return { server, bytes, keys: [...files.map((f) => f.storage_key), ...variants.map((v) => v.storage_key)], fileCount: files.length };
-  });
-  if (!outcome) return undefined;
-  let blobErrors = 0;
-  for (const key of outcome.keys) {
-    try {
-      await blobs.delete(key);
-    } catch (error) {
-      blobErrors += 1;
-      options.onBlobError?.(key, error);
-    }
-  }
-  return { server: outcome.server, filesDeleted: outcome.fileCount, bytesReleased: outcome.bytes, blobErrors };
 }
 
 export type ServerWithUsage = Server & ServerUsage;

@@ -2,7 +2,7 @@ import { BlobTooLargeError } from "../../../storage/blob-store";
 import { sql } from "kysely";
 import { isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
-import type { FileRecord } from "../../../db/schema";
+import type { FileRecord, UploadVia } from "../../../db/schema";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
@@ -18,8 +18,15 @@ import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/a
 
 const MB = 1024 * 1024;
 
+/** How an upload arrived, kept on its row for the file detail view ("by which key or the portal"). */
+export interface UploadSource {
+  via: UploadVia;
+  keyId: string | null;
+}
+
 /** Where an upload goes and what it may be: resolved from a key, a presigned grant or a webhook. */
 export interface UploadTarget {
+  source: UploadSource;
   serverId: string;
   /** The server's owner, whose quota the upload uses. */
   userId: string;
@@ -66,7 +73,7 @@ export interface StoredUpload {
 
 
 /** The upload target of a server, or throws 403 for a server that is not active. */
-export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string): Promise<UploadTarget> {
+export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string, source: UploadSource): Promise<UploadTarget> {
   const row = await db
     .selectFrom("servers")
     .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
@@ -76,6 +83,7 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
   if (!row) throw new DomainError("not_found", "Server not found");
   if (row.status !== "active") throw new DomainError("server_inactive", "This server is not active and cannot accept uploads");
   return {
+    source,
     serverId: row.id,
     userId: row.user_id,
     tier: (row.tier ?? "free") as Tier,
@@ -248,6 +256,8 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
             metadata: JSON.stringify(fields.metadata ?? {}),
             created_at: now,
             expires_at: expiresAt,
+            uploaded_via: target.source.via,
+            api_key_id: target.source.keyId,
           })),
         )
         .returningAll()

@@ -5,7 +5,7 @@ import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { handleResumableUpload } from "~/http/resumable-upload.server";
 import { findServerForUser } from "~/services/servers/servers.server";
-import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { PORTAL_SOURCE, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
 
@@ -20,7 +20,7 @@ async function portalResumable({ request, context }: Route.LoaderArgs | Route.Ac
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
     const server = await findServerForUser(context.db, user.id, serverId);
     if (!server) throw new DomainError("not_found", "Server not found");
-    const target = request.method === "POST" ? await prepareUploadTarget(context, server.id) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id);
+    const target = request.method === "POST" ? await prepareUploadTarget(context, server.id, PORTAL_SOURCE) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id, PORTAL_SOURCE);
     const response = await handleResumableUpload(context, request, {
       target,
       answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),

@@ -5,7 +5,7 @@ import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { findServerForUser } from "~/services/servers/servers.server";
-import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { PORTAL_SOURCE, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload";
 
 /**
@@ -18,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
     const server = await findServerForUser(context.db, user.id, serverId);
     if (!server) throw new DomainError("not_found", "Server not found");
-    const target = await prepareUploadTarget(context, server.id);
+    const target = await prepareUploadTarget(context, server.id, PORTAL_SOURCE);
     try {
       const files = await handleUpload(context, request, target);
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });

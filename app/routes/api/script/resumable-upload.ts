@@ -4,7 +4,7 @@ import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import { withApiKey } from "~/http/api-route.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { handleResumableUpload } from "~/http/resumable-upload.server";
-import { keyedUploadTarget } from "~/services/uploads/upload-targets.server";
+import { keyedUploadTarget, keySource } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
 
@@ -19,7 +19,7 @@ async function resumable({ request, context }: Route.LoaderArgs | Route.ActionAr
   if (request.method === "GET") return methodNotAllowed("POST, HEAD, PATCH, DELETE, OPTIONS", "Use the tus protocol: POST to create, HEAD and PATCH to resume");
   return withApiKey(context, request, { action: "file.upload_resumable", permission: "upload" }, async (caller) => {
     requireActiveServer(caller.serverStatus);
-    const target = request.method === "POST" ? await keyedUploadTarget(context, caller) : await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId);
+    const target = request.method === "POST" ? await keyedUploadTarget(context, caller) : await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId, keySource(caller));
     const response = await handleResumableUpload(context, request, {
       target,
       answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),

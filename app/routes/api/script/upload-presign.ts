@@ -5,12 +5,13 @@ import { withApiKey } from "~/http/api-route.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { createUploadGrant, parsePresignInput } from "~/services/uploads/upload-grants.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
+import { keySource } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload-presign";
 
 async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   return withApiKey(context, request, { action: "upload.presign", permission: "upload" }, async (caller) => {
     requireActiveServer(caller.serverStatus);
-    const target = await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId);
+    const target = await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId, keySource(caller));
     const input = {
       ...Object.fromEntries(new URL(request.url).searchParams),
       ...(request.method === "GET" ? {} : await readSmallBody(request)),

@@ -15,7 +15,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const grant = await claimUploadGrant(context.db, params.token);
     if (!grant) throw new DomainError("invalid_upload_url", "This upload URL has expired or has already been used");
     try {
-      const target = await prepareUploadTarget(context, grant.server_id);
+      const target = await prepareUploadTarget(context, grant.server_id, { via: "presigned", keyId: grant.api_key_id });
       const { category, filename, player_name, player_identifier, max_bytes } = grant.constraints;
       target.maxBytes = Math.min(target.maxBytes, max_bytes ?? target.maxBytes);
       target.forced = { category, filename, playerName: player_name, playerIdentifier: player_identifier };

@@ -6,7 +6,7 @@ import { acceptCredential, reserveCredentialAttempt } from "~/services/api-keys/
 import { runApi } from "~/http/api-route.server";
 import { webhookCredentialHash } from "~/services/api-keys/known-credentials.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
-import { prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { prepareUploadTarget, WEBHOOK_SOURCE } from "~/services/uploads/upload-targets.server";
 import { discardUploads } from "~/services/uploads/store-upload.server";
 import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/uploads/discord-webhooks.server";
 import type { Route } from "./+types/webhook";
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     let files: Awaited<ReturnType<typeof finishUpload>> = [];
     let payload;
     if ((request.headers.get("content-type") ?? "").toLowerCase().startsWith("multipart/form-data")) {
-      const target = await prepareUploadTarget(context, server.id);
+      const target = await prepareUploadTarget(context, server.id, WEBHOOK_SOURCE);
       const received = await receiveUpload(context, request, target, { allowNoFiles: true });
       try {
         payload = parseWebhookPayload(received.formFields);
