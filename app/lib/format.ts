@@ -60,3 +60,11 @@ export function formatDate(value: DateInput): string {
 export function formatDateTime(value: DateInput): string {
   return value ? `${DATE_TIME.format(new Date(value))} UTC` : "Never";
 }
+
+/** A clip's length: "0:07", "1:05", "1:02:03". */
+export function formatDuration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}

@@ -10,6 +10,9 @@ export const fileRecordsAndReports = {
     await sql`ALTER TABLE files ADD COLUMN uploaded_via text NOT NULL DEFAULT 'api' CHECK (uploaded_via IN ('api', 'portal', 'webhook', 'presigned'))`.execute(db);
     await sql`ALTER TABLE files ADD COLUMN api_key_id uuid REFERENCES api_keys (id) ON DELETE SET NULL`.execute(db);
     await sql`ALTER TABLE files ADD COLUMN hidden_at timestamptz`.execute(db);
+    // The Storage Manager's "largest first" and the gallery's name order, paged by keyset.
+    await sql`CREATE INDEX files_user_size_idx ON files (user_id, size_bytes DESC, id)`.execute(db);
+    await sql`CREATE INDEX files_user_name_idx ON files (user_id, lower(original_filename), id)`.execute(db);
     await sql`CREATE TABLE file_reports (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       file_id uuid NOT NULL REFERENCES files (id) ON DELETE CASCADE,
@@ -34,6 +37,8 @@ export const fileRecordsAndReports = {
     await sql`ALTER TABLE auth_tokens DROP CONSTRAINT auth_tokens_purpose_check`.execute(db);
     await sql`ALTER TABLE auth_tokens ADD CONSTRAINT auth_tokens_purpose_check CHECK (purpose IN ('email_confirm', 'password_reset'))`.execute(db);
     await sql`DROP TABLE IF EXISTS file_reports`.execute(db);
+    await sql`DROP INDEX IF EXISTS files_user_name_idx`.execute(db);
+    await sql`DROP INDEX IF EXISTS files_user_size_idx`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS hidden_at`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS api_key_id`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS uploaded_via`.execute(db);

@@ -1,4 +1,4 @@
-import { ImageIcon, Search, Trash2, Upload } from "lucide-react";
+import { Archive, Eye, EyeOff, FolderInput, ImageIcon, LayoutGrid, List, Search, Trash2, Upload } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Form, Link, useFetcher, useNavigation, useSubmit } from "react-router";
 import {
@@ -15,9 +15,11 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import { Skeleton } from "~/components/ui/skeleton";
-import { ALL_CATEGORIES, fileCountText, type CategoryOption } from "~/lib/categories";
+import { ALL_CATEGORIES, categorySlug, fileCountText, type CategoryOption } from "~/lib/categories";
 import { MediaCard, type MediaCardFile } from "~/components/media/media-card";
 import { MediaLightbox } from "~/components/media/media-lightbox";
+import { MediaList } from "~/components/media/media-list";
+import { MoveToCategoryDialog } from "~/components/media/move-to-category-dialog";
 import type { ActionResult } from "~/lib/action-result";
 
 interface GalleryPageData {
@@ -30,8 +32,32 @@ export interface GalleryViewProps extends GalleryPageData {
   category: string;
   /** The named categories and the account's own, with file counts. */
   categories: CategoryOption[];
+  /** Categories as stored, offered when moving files. */
+  storedCategories: string[];
+  servers: { id: string; name: string }[];
+  serverId: string;
+  sort: string;
   cursor: string | null;
   hasAnyFiles: boolean;
+}
+
+export const GALLERY_SORT_LABELS: Record<string, string> = { newest: "Newest first", oldest: "Oldest first", largest: "Largest first", name: "Name (A–Z)" };
+type GalleryLayout = "grid" | "list";
+const LAYOUT_KEY = "stash.gallery.layout";
+
+/** Grid or list, remembered in this browser; the server always renders the grid. */
+function useGalleryLayout(): [GalleryLayout, (layout: GalleryLayout) => void] {
+  const [layout, setLayout] = useState<GalleryLayout>("grid");
+  useEffect(() => {
+    if (window.localStorage.getItem(LAYOUT_KEY) === "list") setLayout("list");
+  }, []);
+  return [
+    layout,
+    (next) => {
+      window.localStorage.setItem(LAYOUT_KEY, next);
+      setLayout(next);
+    },
+  ];
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -45,18 +71,21 @@ export function GalleryView(props: GalleryViewProps) {
         <h1 className="text-2xl font-bold tracking-tight">Media Gallery</h1>
         <p className="text-muted-foreground">Browse, preview and manage every file your servers have uploaded.</p>
       </header>
-      <GalleryFilters q={props.q} category={props.category} categories={props.categories} />
+      <GalleryFilters {...props} />
       {loading ? (
         <GallerySkeleton />
       ) : (
         // A new search or filter starts a fresh list (and fresh selection).
-        <GalleryResults key={`${props.q}\u0000${props.category}\u0000${props.cursor ?? ""}`} {...props} />
+        <GalleryResults key={[props.q, props.category, props.serverId, props.sort, props.cursor ?? ""].join("\u0000")} {...props} />
       )}
     </section>
   );
 }
 
-function GalleryFilters({ q, category, categories }: { q: string; category: string; categories: CategoryOption[] }) {
+const SELECT_CLASS =
+  "flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
+
+function GalleryFilters({ q, category, categories, servers, serverId, sort }: GalleryViewProps) {
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -89,12 +118,35 @@ function GalleryFilters({ q, category, categories }: { q: string; category: stri
           name="category"
           defaultValue={category}
           onChange={(event) => submit(event.currentTarget.form, { replace: true })}
-          className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          className={SELECT_CLASS}
         >
           <option value={ALL_CATEGORIES}>All Categories</option>
           {categories.map((option) => (
             <option key={option.value} value={option.value}>
               {`${option.label} (${fileCountText(option)})`}
+            </option>
+          ))}
+        </select>
+      </div>
+      {servers.length > 1 ? (
+        <div className="space-y-1.5 md:w-48">
+          <Label htmlFor="gallery-server">Server</Label>
+          <select id="gallery-server" name="server" defaultValue={serverId} onChange={(event) => submit(event.currentTarget.form, { replace: true })} className={SELECT_CLASS}>
+            <option value="">All Servers</option>
+            {servers.map((server) => (
+              <option key={server.id} value={server.id}>
+                {server.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      <div className="space-y-1.5 md:w-44">
+        <Label htmlFor="gallery-sort">Sort</Label>
+        <select id="gallery-sort" name="sort" defaultValue={sort} onChange={(event) => submit(event.currentTarget.form, { replace: true })} className={SELECT_CLASS}>
+          {Object.entries(GALLERY_SORT_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
             </option>
           ))}
         </select>
@@ -121,9 +173,16 @@ function GallerySkeleton() {
   );
 }
 
-function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: GalleryViewProps) {
+type BulkResult = ActionResult & { changed: string[]; deleted: string[] };
+type BulkChange = { isPublic?: boolean; category?: string };
+
+function GalleryResults({ files, nextCursor, q, category, serverId, sort, hasAnyFiles, storedCategories }: GalleryViewProps) {
   const pager = useFetcher<GalleryPageData>();
-  const remover = useFetcher<ActionResult & { deleted: string[] }>();
+  const remover = useFetcher<BulkResult>();
+  const [layout, setLayout] = useGalleryLayout();
+  const [pending, setPending] = useState<BulkChange>({});
+  const [edits, setEdits] = useState<Map<string, BulkChange>>(() => new Map());
+  const [moving, setMoving] = useState(false);
   const [pages, setPages] = useState<GalleryPageData[]>([]);
   const [seenPage, setSeenPage] = useState<GalleryPageData | undefined>(undefined);
   const [removed, setRemoved] = useState<Set<string>>(() => new Set());
@@ -140,17 +199,24 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
   if (remover.data && remover.data !== seenRemoval) {
     setSeenRemoval(remover.data);
     setRemoved((prev) => new Set([...prev, ...remover.data!.deleted]));
-    setSelected(new Set());
+    if (remover.data.ok && remover.data.changed.length && !remover.data.deleted.length) {
+      const changed = remover.data.changed;
+      setEdits((prev) => new Map([...prev, ...changed.map((id): [string, BulkChange] => [id, { ...prev.get(id), ...pending }])]));
+    }
+    if (remover.data.ok) setSelected(new Set());
   }
 
   const visible = useMemo(() => {
     const seen = new Set<string>();
-    return [files, ...pages.map((p) => p.files)].flat().filter((file) => {
-      if (seen.has(file.id) || removed.has(file.id)) return false;
-      seen.add(file.id);
-      return true;
-    });
-  }, [files, pages, removed]);
+    return [files, ...pages.map((p) => p.files)]
+      .flat()
+      .filter((file) => {
+        if (seen.has(file.id) || removed.has(file.id)) return false;
+        seen.add(file.id);
+        return true;
+      })
+      .map((file) => (edits.has(file.id) ? { ...file, ...edits.get(file.id) } : file));
+  }, [files, pages, removed, edits]);
   const cursor = pages.length ? pages[pages.length - 1]!.nextCursor : nextCursor;
   const loadingMore = pager.state !== "idle";
 
@@ -158,7 +224,7 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
   const loadMore = useRef<() => void>(() => {});
   loadMore.current = () => {
     if (!cursor || loadingMore) return;
-    const params = new URLSearchParams({ q, category, cursor });
+    const params = new URLSearchParams({ q, category, server: serverId, sort, cursor });
     pager.load(`/gallery?${params}`);
   };
   useEffect(() => {
@@ -193,6 +259,15 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
       return next;
     });
   const deleting = remover.state !== "idle";
+  const bulk = (intent: string, change: BulkChange, fields: Record<string, string> = {}) => {
+    const body = new FormData();
+    body.set("intent", intent);
+    for (const [name, value] of Object.entries(fields)) body.set(name, value);
+    for (const id of selected) body.append("id", id);
+    setPending(change);
+    remover.submit(body, { method: "post", action: "/gallery" });
+  };
+  const zipHref = `/api/portal/files.zip?${new URLSearchParams([...selected].map((id) => ["id", id]))}`;
 
   return (
     <div className="space-y-4">
@@ -208,32 +283,62 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
             <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
               Clear selection
             </Button>
+            <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: true }, { visibility: "public" })} disabled={deleting}>
+              <Eye aria-hidden />
+              Make public
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: false }, { visibility: "private" })} disabled={deleting}>
+              <EyeOff aria-hidden />
+              Make private
+            </Button>
+            <Button variant="outline" size="sm" onClick={() => setMoving(true)} disabled={deleting}>
+              <FolderInput aria-hidden />
+              Move to category
+            </Button>
+            <Button asChild variant="outline" size="sm">
+              <a href={zipHref} download>
+                <Archive aria-hidden />
+                Download zip
+              </a>
+            </Button>
             <Button variant="destructive" size="sm" onClick={() => setConfirming(true)} disabled={deleting}>
               <Trash2 aria-hidden />
-              {deleting ? "Deleting…" : `Delete selected (${selected.size})`}
+              {deleting ? "Working…" : `Delete selected (${selected.size})`}
             </Button>
           </>
         ) : null}
+        <div className="ml-auto flex gap-1" role="group" aria-label="Layout">
+          <Button variant={layout === "grid" ? "secondary" : "ghost"} size="icon" aria-pressed={layout === "grid"} aria-label="Grid view" onClick={() => setLayout("grid")}>
+            <LayoutGrid aria-hidden />
+          </Button>
+          <Button variant={layout === "list" ? "secondary" : "ghost"} size="icon" aria-pressed={layout === "list"} aria-label="List view" onClick={() => setLayout("list")}>
+            <List aria-hidden />
+          </Button>
+        </div>
       </div>
 
-      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
-        {visible.map((file, index) => (
-          <li key={file.id}>
-            <MediaCard
-              file={file}
-              selected={selected.has(file.id)}
-              onSelectedChange={(on) => toggle(file.id, on)}
-              onPreview={() => setPreview(index)}
-            />
-          </li>
-        ))}
-      </ul>
+      {layout === "list" ? (
+        <MediaList files={visible} selected={selected} onSelectedChange={toggle} onPreview={setPreview} />
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
+          {visible.map((file, index) => (
+            <li key={file.id}>
+              <MediaCard
+                file={file}
+                selected={selected.has(file.id)}
+                onSelectedChange={(on) => toggle(file.id, on)}
+                onPreview={() => setPreview(index)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
 
       <div ref={sentinel} className="flex justify-center py-4">
         {cursor ? (
           <Button asChild variant="outline" aria-busy={loadingMore}>
             <Link
-              to={`/gallery?${new URLSearchParams({ q, category, cursor })}`}
+              to={`/gallery?${new URLSearchParams({ q, category, server: serverId, sort, cursor })}`}
               onClick={(event) => {
                 event.preventDefault();
                 loadMore.current();
@@ -249,6 +354,14 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
 
       <MediaLightbox files={visible} index={preview} onIndexChange={setPreview} />
 
+      <MoveToCategoryDialog
+        open={moving}
+        onOpenChange={setMoving}
+        count={selected.size}
+        categories={storedCategories}
+        onMove={(target) => bulk("category", { category: categorySlug(target) }, { category: target })}
+      />
+
       <AlertDialog open={confirming} onOpenChange={setConfirming}>
         <AlertDialogContent>
           <AlertDialogHeader>
@@ -261,12 +374,7 @@ function GalleryResults({ files, nextCursor, q, category, hasAnyFiles }: Gallery
             <AlertDialogCancel>Cancel</AlertDialogCancel>
             <AlertDialogAction
               className="bg-destructive text-destructive-foreground hover:bg-destructive/90"
-              onClick={() => {
-                const body = new FormData();
-                body.set("intent", "delete");
-                for (const id of selected) body.append("id", id);
-                remover.submit(body, { method: "post", action: "/gallery" });
-              }}
+              onClick={() => bulk("delete", {})}
             >
               Delete
             </AlertDialogAction>

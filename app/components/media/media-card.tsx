@@ -1,6 +1,7 @@
 import { Download, Eye, Link2 } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
 import { copyText, mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
@@ -15,6 +16,7 @@ export interface MediaCardFile {
   mimeType: string;
   sizeBytes: number;
   playerName: string | null;
+  serverName?: string;
   createdAt: string;
   isPublic: boolean;
   /** Public CDN URL, or the owner-only portal URL of a private file. */
@@ -52,9 +54,9 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
       </div>
       <div className="space-y-2 p-3">
         <div className="flex items-start justify-between gap-2">
-          <p className="min-w-0 truncate font-medium" title={file.originalFilename}>
+          <Link to={`/gallery/${file.id}`} className="min-w-0 truncate font-medium hover:underline" title={`Details of ${file.originalFilename}`}>
             {file.originalFilename}
-          </p>
+          </Link>
           <Badge variant="secondary" className="shrink-0">
             {categoryLabel(file.category)}
           </Badge>

@@ -1,4 +1,5 @@
-import { ChevronLeft, ChevronRight, Download, ExternalLink, FileText } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, ExternalLink, FileText, Info } from "lucide-react";
+import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { mediaUrl, onViewClick, startDownload } from "~/lib/file-actions";
@@ -54,6 +55,12 @@ export function MediaLightbox({ files, index, onIndexChange }: MediaLightboxProp
                 </span>
               </div>
               <div className="flex gap-2">
+                <Button asChild variant="outline" size="sm">
+                  <Link to={`/gallery/${file.id}`}>
+                    <Info aria-hidden />
+                    Details
+                  </Link>
+                </Button>
                 <Button asChild variant="outline" size="sm">
                   <a href={mediaUrl(file.id)} target="_blank" rel="noopener noreferrer" onClick={onViewClick(file.id)}>
                     <ExternalLink aria-hidden />

@@ -18,7 +18,10 @@ import { Label } from "~/components/ui/label";
 import { Progress } from "~/components/ui/progress";
 import { Skeleton } from "~/components/ui/skeleton";
 import { startDownload } from "~/lib/file-actions";
-import { barPercent, formatBytes, formatDate, formatPercent } from "~/lib/format";
+import { categoryLabel } from "~/lib/categories";
+import { barPercent, formatBytes, formatCount, formatDate, formatPercent } from "~/lib/format";
+import { MediaThumb } from "~/components/media/media-thumb";
+import { GALLERY_SORT_LABELS } from "~/components/media/gallery-view";
 
 interface StorageFile {
   id: string;
@@ -27,18 +30,28 @@ interface StorageFile {
   sizeBytes: number;
   playerName: string | null;
   serverName: string;
+  category: string;
   createdAt: string;
+}
+
+interface UsageSlice {
+  key: string;
+  label: string;
+  bytes: number;
+  files: number;
 }
 
 export interface StorageViewProps {
   q: string;
+  sort: string;
+  breakdown: { byServer: UsageSlice[]; byCategory: UsageSlice[] };
   cursor: string | null;
   nextCursor: string | null;
   summary: { usedBytes: number; quotaBytes: number; remainingBytes: number; percentUsed: number; low: boolean; fileCount: number };
   files: StorageFile[];
 }
 
-export function StorageView({ q, cursor, nextCursor, summary, files }: StorageViewProps) {
+export function StorageView({ q, sort, cursor, nextCursor, summary, files, breakdown }: StorageViewProps) {
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const refreshing = revalidator.state === "loading";
@@ -96,10 +109,17 @@ export function StorageView({ q, cursor, nextCursor, summary, files }: StorageVi
         </CardContent>
       </Card>
 
+      {breakdown.byServer.length ? (
+        <div className="grid gap-6 md:grid-cols-2">
+          <UsageBars title="By server" slices={breakdown.byServer} total={summary.usedBytes} />
+          <UsageBars title="By category" slices={breakdown.byCategory} total={summary.usedBytes} />
+        </div>
+      ) : null}
+
       <Card>
         <CardHeader className="gap-3">
           <CardTitle className="text-lg">Files</CardTitle>
-          <Form method="get" role="search" className="flex gap-2">
+          <Form method="get" role="search" className="flex flex-wrap gap-2">
             <Label htmlFor="storage-search" className="sr-only">
               Search files
             </Label>
@@ -107,6 +127,22 @@ export function StorageView({ q, cursor, nextCursor, summary, files }: StorageVi
               <Search className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
               <Input id="storage-search" name="q" type="search" defaultValue={q} placeholder="Search by name or player" className="pl-9" />
             </div>
+            <Label htmlFor="storage-sort" className="sr-only">
+              Sort
+            </Label>
+            <select
+              id="storage-sort"
+              name="sort"
+              defaultValue={sort}
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              className="flex h-10 rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            >
+              {Object.entries(GALLERY_SORT_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
             <Button type="submit" variant="secondary">
               Search
             </Button>
@@ -140,14 +176,14 @@ export function StorageView({ q, cursor, nextCursor, summary, files }: StorageVi
             <nav className="flex justify-between pt-4" aria-label="File pages">
               {cursor ? (
                 <Button asChild variant="ghost" size="sm">
-                  <Link to={`/storage?${new URLSearchParams({ q })}`}>First page</Link>
+                  <Link to={`/storage?${new URLSearchParams({ q, sort })}`}>First page</Link>
                 </Button>
               ) : (
                 <span />
               )}
               {nextCursor ? (
                 <Button asChild variant="outline" size="sm">
-                  <Link to={`/storage?${new URLSearchParams({ q, cursor: nextCursor })}`}>Next page</Link>
+                  <Link to={`/storage?${new URLSearchParams({ q, sort, cursor: nextCursor })}`}>Next page</Link>
                 </Button>
               ) : null}
             </nav>
@@ -164,14 +200,16 @@ function StorageRow({ file }: { file: StorageFile }) {
   const deleting = fetcher.state !== "idle";
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="storage-row" aria-busy={deleting}>
-      <div className="min-w-0">
-        <p className="truncate font-medium" title={file.originalFilename}>
-          {file.originalFilename}
-        </p>
-        <p className="text-xs text-muted-foreground">
-          {formatBytes(file.sizeBytes)} · {file.serverName}
-          {file.playerName ? ` · ${file.playerName}` : ""} · {formatDate(file.createdAt)}
-        </p>
+      <div className="flex min-w-0 items-center gap-3">
+        <MediaThumb id={file.id} mimeType={file.mimeType} alt="" className="size-12 shrink-0 rounded object-cover" />
+        <div className="min-w-0">
+          <Link to={`/gallery/${file.id}`} className="block truncate font-medium hover:underline" title={file.originalFilename}>
+            {file.originalFilename}
+          </Link>
+          <p className="text-xs text-muted-foreground">
+            {[formatBytes(file.sizeBytes), file.serverName, categoryLabel(file.category), file.playerName, formatDate(file.createdAt)].filter(Boolean).join(" · ")}
+          </p>
+        </div>
       </div>
       <div className="flex shrink-0 gap-2">
         <Button variant="outline" size="sm" onClick={() => startDownload(file.id, file.originalFilename)} aria-label={`Download ${file.originalFilename}`}>
@@ -218,5 +256,39 @@ function StorageRow({ file }: { file: StorageFile }) {
         </AlertDialogContent>
       </AlertDialog>
     </li>
+  );
+}
+
+/** A share of the used space per server or category, as labelled bars (largest first). */
+function UsageBars({ title, slices, total }: { title: string; slices: UsageSlice[]; total: number }) {
+  const shown = slices.slice(0, 8);
+  const rest = slices.slice(8);
+  const rows = rest.length
+    ? [...shown, { key: "_rest", label: `${rest.length} more`, bytes: rest.reduce((n, s) => n + s.bytes, 0), files: rest.reduce((n, s) => n + s.files, 0) }]
+    : shown;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="space-y-3" aria-label={`Storage used ${title.toLowerCase()}`}>
+          {rows.map((slice) => {
+            const share = total > 0 ? (slice.bytes / total) * 100 : 0;
+            return (
+              <li key={slice.key} className="space-y-1" data-testid="usage-slice">
+                <div className="flex items-baseline justify-between gap-2 text-sm">
+                  <span className="truncate font-medium">{slice.label}</span>
+                  <span className="shrink-0 tabular-nums text-muted-foreground">{`${formatBytes(slice.bytes)} · ${formatCount(slice.files, "file")}`}</span>
+                </div>
+                <div className="h-2 rounded-full bg-muted" aria-hidden>
+                  <div className="h-2 rounded-full bg-primary" style={{ width: `${Math.max(share, slice.bytes > 0 ? 1 : 0)}%` }} />
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </CardContent>
+    </Card>
   );
 }

@@ -2,11 +2,12 @@ import { GalleryView } from "~/components/media/gallery-view";
 import { ALL_CATEGORIES, canonicalCategory, groupedCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
-import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.server";
+import { listGalleryFiles, normaliseSearch, parseGallerySort } from "~/services/files/gallery.server";
+import { listServersForUser } from "~/services/servers/servers.server";
 import { requireUser } from "~/http/guards.server";
 import { expiryFlags } from "~/services/retention/expiry.server";
-import { deleteOwnedFiles, MAX_BULK_DELETE, shareUrl } from "~/services/files/portal-files.server";
-import { actionFail, actionOk } from "~/http/action-results.server";
+import { shareUrl } from "~/services/files/portal-files.server";
+import { runFileAction } from "~/http/file-actions.server";
 import type { Route } from "./+types/gallery";
 
 export function meta() {
@@ -21,8 +22,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawCategory = params.get("category")?.trim();
   const category = !rawCategory || rawCategory === ALL_CATEGORIES ? ALL_CATEGORIES : canonicalCategory(rawCategory);
   const cursor = params.get("cursor");
+  const sort = parseGallerySort(params.get("sort"));
+  const servers = await listServersForUser(context.db, user.id);
+  const serverId = servers.find((s) => s.id === params.get("server"))?.id ?? "";
   const [page, stored] = await Promise.all([
-    listGalleryFiles(context.db, user.id, { search: q, category, cursor }),
+    listGalleryFiles(context.db, user.id, { search: q, category, cursor, sort, serverId }),
     listStoredCategories(context.db, { userId: user.id }),
   ]);
   const hasAnyFiles = page.files.length > 0 || stored.length > 0;
@@ -31,6 +35,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     q,
     category,
     categories: groupedCategoryOptions(stored, category),
+    storedCategories: stored.map((c) => c.category),
+    servers: servers.map((s) => ({ id: s.id, name: s.name })),
+    serverId,
+    sort,
     cursor,
     hasAnyFiles,
     nextCursor: page.nextCursor,
@@ -41,6 +49,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       mimeType: file.mimeType,
       sizeBytes: file.sizeBytes,
       playerName: file.playerName,
+      serverName: file.serverName,
+      width: file.width,
+      height: file.height,
       createdAt: file.createdAt,
       isPublic: file.isPublic,
       shareUrl: shareUrl(context.config, file),
@@ -51,15 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
-  const ids = form.getAll("id").map(String);
-  const failed = (status: number, description: string) => actionFail("Error deleting file", description, status, undefined, { deleted: [] as string[] });
-  if (form.get("intent") !== "delete") return failed(400, "Unknown action");
-  if (ids.length === 0) return failed(400, "Select at least one file to delete.");
-  if (ids.length > MAX_BULK_DELETE) return failed(400, `Delete at most ${MAX_BULK_DELETE} files at a time.`);
-  const deleted = await deleteOwnedFiles(context, user.id, ids);
-  if (deleted === 0) return failed(404, "Failed to delete file");
-  return actionOk({ type: "success", title: "File deleted", description: deleted > 1 ? `${deleted} files have been deleted.` : undefined }, { deleted: ids });
+  return runFileAction(context, user.id, await request.formData());
 }
 
 export default function Gallery({ loaderData }: Route.ComponentProps) {

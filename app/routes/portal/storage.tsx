@@ -1,10 +1,9 @@
 import { StorageView } from "~/components/media/storage-view";
 import { pageTitle } from "~/lib/site";
-import { listGalleryFiles, normaliseSearch } from "~/services/files/gallery.server";
+import { listGalleryFiles, normaliseSearch, parseGallerySort } from "~/services/files/gallery.server";
 import { requireUser } from "~/http/guards.server";
-import { deleteOwnedFiles } from "~/services/files/portal-files.server";
-import { getStorageSummary } from "~/services/files/storage-summary.server";
-import { actionFail, actionOk } from "~/http/action-results.server";
+import { getStorageSummary, getUsageBreakdown } from "~/services/files/storage-summary.server";
+import { runFileAction } from "~/http/file-actions.server";
 import type { Route } from "./+types/storage";
 
 export function meta() {
@@ -18,14 +17,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const q = normaliseSearch(params.get("q"));
   const cursor = params.get("cursor");
-  const [summary, page] = await Promise.all([
+  // What frees space first: the largest files, unless the owner picks another order.
+  const sort = params.has("sort") ? parseGallerySort(params.get("sort")) : "largest";
+  const [summary, breakdown, page] = await Promise.all([
     getStorageSummary(context.db, user.id),
-    listGalleryFiles(context.db, user.id, { search: q, cursor, limit: STORAGE_PAGE_SIZE }),
+    getUsageBreakdown(context.db, user.id),
+    listGalleryFiles(context.db, user.id, { search: q, cursor, sort, limit: STORAGE_PAGE_SIZE }),
   ]);
   return {
     q,
+    sort,
     cursor,
     summary,
+    breakdown,
     nextCursor: page.nextCursor,
     files: page.files.map((file) => ({
       id: file.id,
@@ -34,6 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       sizeBytes: file.sizeBytes,
       playerName: file.playerName,
       serverName: file.serverName,
+      category: file.category,
       createdAt: file.createdAt,
     })),
   };
@@ -41,12 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
-  const id = String(form.get("id") ?? "");
-  if (form.get("intent") !== "delete" || !id) return actionFail("Error deleting file", "Failed to delete file", 400);
-  const deleted = await deleteOwnedFiles(context, user.id, [id]);
-  if (deleted === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
-  return actionOk({ type: "success", title: "File deleted" });
+  return runFileAction(context, user.id, await request.formData());
 }
 
 export default function Storage({ loaderData }: Route.ComponentProps) {

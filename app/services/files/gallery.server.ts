@@ -15,9 +15,20 @@ export interface GalleryQuery {
    * "phone_photos" also finds files stored as "phone-photos" or "phone_camera" (app/lib/categories.ts).
    */
   category?: string;
-  /** Opaque cursor from the previous page's `nextCursor`. */
+  /** Only this server's files (one of the user's). */
+  serverId?: string | null;
+  /** Order of the list; newest first unless asked. */
+  sort?: GallerySort;
+  /** Opaque cursor from the previous page's `nextCursor` (of the same sort). */
   cursor?: string | null;
   limit?: number;
+}
+
+export const GALLERY_SORTS = ["newest", "oldest", "largest", "name"] as const;
+export type GallerySort = (typeof GALLERY_SORTS)[number];
+
+export function parseGallerySort(value: string | null | undefined): GallerySort {
+  return (GALLERY_SORTS as readonly string[]).includes(value ?? "") ? (value as GallerySort) : "newest";
 }
 
 export interface GalleryFile {
@@ -42,7 +53,10 @@ export interface GalleryPage {
 }
 
 interface Cursor {
-  /** created_at as PostgreSQL prints it: keeps the microseconds a JS Date would drop. */
+  /**
+   * The sort key of the last row as text: created_at as PostgreSQL prints it (keeps the
+   * microseconds a JS Date would drop), the size in bytes, or the lower-cased original name.
+   */
   at: string;
   id: string;
 }
@@ -51,19 +65,29 @@ interface Cursor {
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString("base64url");
+export function encodeCursor(cursor: Cursor, sort: GallerySort = "newest"): string {
+  const parts = sort === "newest" ? [cursor.at, cursor.id] : [sort, cursor.at, cursor.id];
+  return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
-/** A malformed or tampered cursor reads as "from the start" rather than failing the page. */
-export function decodeCursor(value: string | null | undefined): Cursor | null {
+const SORT_KEY_FORMAT: Record<GallerySort, (at: string) => boolean> = {
+  newest: (at) => TIMESTAMP.test(at),
+  oldest: (at) => TIMESTAMP.test(at),
+  largest: (at) => /^\d{1,15}$/.test(at),
+  name: (at) => at.length <= 1000,
+};
+
+/** A malformed or tampered cursor, or one of another sort, reads as "from the start" rather than failing the page. */
+export function decodeCursor(value: string | null | undefined, sort: GallerySort = "newest"): Cursor | null {
   if (!value) return null;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [at, id] = parsed as unknown[];
+    if (!Array.isArray(parsed)) return null;
+    const parts = parsed as unknown[];
+    const [cursorSort, at, id] = parts.length === 2 ? ["newest", ...parts] : parts;
+    if (parts.length > 3 || cursorSort !== sort) return null;
     if (typeof at !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
-    if (!TIMESTAMP.test(at)) return null;
+    if (!SORT_KEY_FORMAT[sort](at)) return null;
     return { at, id };
   } catch {
     return null;
@@ -107,9 +131,11 @@ export const GALLERY_SEARCH_SORT_CAP = 10_000;
 function galleryFilters(userId: string, query: GalleryQuery) {
   const search = normaliseSearch(query.search);
   const categories = query.category && query.category !== ALL_CATEGORIES ? categoryGroupKeys(query.category) : null;
-  const cursor = decodeCursor(query.cursor);
+  const sort = query.sort ?? "newest";
+  const cursor = decodeCursor(query.cursor, sort);
   return (eb: ExpressionBuilder<Database, "files">) => {
     const conditions: Expression<SqlBool>[] = [eb("files.user_id", "=", userId)];
+    if (query.serverId) conditions.push(eb("files.server_id", "=", query.serverId));
     if (categories) conditions.push(sql<SqlBool>`replace(files.category, '-', '_') IN (${sql.join(categories)})`);
     if (search) {
       const pattern = likePattern(search);
@@ -118,15 +144,32 @@ function galleryFilters(userId: string, query: GalleryQuery) {
         sql<SqlBool>`(lower(files.filename) LIKE ${pattern} OR lower(files.original_filename) LIKE ${pattern} OR lower(files.player_name) LIKE ${pattern})`,
       );
     }
-    if (cursor) {
-      // Written so the planner can bound the index scan with created_at <= cursor.
-      conditions.push(
-        sql<SqlBool>`files.created_at <= ${cursor.at}::timestamptz AND (files.created_at < ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`,
-      );
-    }
+    if (cursor) conditions.push(afterCursor(sort, cursor));
     return eb.and(conditions);
   };
 }
+
+/** Rows after the cursor in `sort` order; each written so the planner can bound its index scan. */
+function afterCursor(sort: GallerySort, cursor: Cursor): Expression<SqlBool> {
+  switch (sort) {
+    case "newest":
+      return sql<SqlBool>`files.created_at <= ${cursor.at}::timestamptz AND (files.created_at < ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`;
+    case "oldest":
+      return sql<SqlBool>`files.created_at >= ${cursor.at}::timestamptz AND (files.created_at > ${cursor.at}::timestamptz OR files.id > ${cursor.id}::uuid)`;
+    case "largest":
+      return sql<SqlBool>`files.size_bytes <= ${cursor.at}::bigint AND (files.size_bytes < ${cursor.at}::bigint OR files.id > ${cursor.id}::uuid)`;
+    case "name":
+      return sql<SqlBool>`lower(files.original_filename) >= ${cursor.at} AND (lower(files.original_filename) > ${cursor.at} OR files.id > ${cursor.id}::uuid)`;
+  }
+}
+
+/** The sort key of a row as text, what the next page's cursor carries. */
+const SORT_KEY_SQL: Record<GallerySort, ReturnType<typeof sql<string>>> = {
+  newest: sql<string>`files.created_at::text`,
+  oldest: sql<string>`files.created_at::text`,
+  largest: sql<string>`files.size_bytes::text`,
+  name: sql<string>`lower(files.original_filename)`,
+};
 
 /**
  * The page query, one row more than the page to learn whether another follows. Keyset paging on
@@ -134,15 +177,22 @@ function galleryFilters(userId: string, query: GalleryQuery) {
  * offset would not. Exported so a test can EXPLAIN exactly what runs.
  */
 export function galleryPageQuery(db: Db, userId: string, query: GalleryQuery = {}) {
-  return db
+  const sort = query.sort ?? "newest";
+  const base = db
     .selectFrom("files")
     .innerJoin("servers", "servers.id", "files.server_id")
     .select(GALLERY_COLUMNS)
-    .select(sql<string>`files.created_at::text`.as("created_at_text"))
-    .where(galleryFilters(userId, query))
-    .orderBy("files.created_at", "desc")
-    .orderBy("files.id", "asc")
-    .limit(pageSize(query.limit) + 1);
+    .select(SORT_KEY_SQL[sort].as("created_at_text"))
+    .where(galleryFilters(userId, query));
+  const ordered =
+    sort === "newest"
+      ? base.orderBy("files.created_at", "desc")
+      : sort === "oldest"
+        ? base.orderBy("files.created_at", "asc")
+        : sort === "largest"
+          ? base.orderBy("files.size_bytes", "desc")
+          : base.orderBy(sql`lower(files.original_filename)`, "asc");
+  return ordered.orderBy("files.id", "asc").limit(pageSize(query.limit) + 1);
 }
 
 /**
@@ -173,7 +223,8 @@ export function gallerySearchQuery(db: Db, userId: string, query: GalleryQuery) 
 type GalleryRow = Awaited<ReturnType<ReturnType<typeof galleryPageQuery>["execute"]>>[number];
 
 async function galleryRows(db: Db, userId: string, query: GalleryQuery): Promise<GalleryRow[]> {
-  if (!normaliseSearch(query.search)) return galleryPageQuery(db, userId, query).execute();
+  // The capped search sorts by date only; other orders walk their own index with the filter.
+  if (!normaliseSearch(query.search) || (query.sort ?? "newest") !== "newest") return galleryPageQuery(db, userId, query).execute();
   const rows = await gallerySearchQuery(db, userId, query).execute();
   if (Number(rows[0].total) > GALLERY_SEARCH_SORT_CAP) return galleryPageQuery(db, userId, query).execute();
   return rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as GalleryRow);
@@ -202,7 +253,7 @@ export async function listGalleryFiles(db: Db, userId: string, query: GalleryQue
       height: row.height,
       createdAt: new Date(row.created_at).toISOString(),
     })),
-    nextCursor: rows.length > limit && last ? encodeCursor({ at: last.created_at_text, id: last.id }) : null,
+    nextCursor: rows.length > limit && last ? encodeCursor({ at: last.created_at_text, id: last.id }, query.sort) : null,
   };
 }
 

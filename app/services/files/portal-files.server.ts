@@ -9,7 +9,6 @@ import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/medi
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "~/services/media/transforms.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const MAX_BULK_DELETE = 100;
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
 export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {

@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Db } from "../../../db/index";
+import { categoryLabel } from "~/lib/categories";
 import { isStorageLow, percentUsed } from "~/lib/format";
 import type { Tier } from "~/lib/plans";
 import { getAccountQuota } from "~/services/billing/quota.server";
@@ -33,5 +35,37 @@ export async function getStorageSummary(db: Db, userId: string, now: Date = new 
     percentUsed: percent,
     low: isStorageLow(percent),
     fileCount: Number(count.n),
+  };
+}
+
+export interface UsageSlice {
+  key: string;
+  label: string;
+  bytes: number;
+  files: number;
+}
+
+/** What takes the space: the user's files summed by server and by category, largest first. */
+export async function getUsageBreakdown(db: Db, userId: string): Promise<{ byServer: UsageSlice[]; byCategory: UsageSlice[] }> {
+  const [servers, categories] = await Promise.all([
+    db
+      .selectFrom("files")
+      .innerJoin("servers", "servers.id", "files.server_id")
+      .select(["servers.id", "servers.name", sql<string>`sum(files.size_bytes)`.as("bytes"), sql<string>`count(*)`.as("files")])
+      .where("files.user_id", "=", userId)
+      .groupBy(["servers.id", "servers.name"])
+      .orderBy(sql`sum(files.size_bytes)`, "desc")
+      .execute(),
+    db
+      .selectFrom("files")
+      .select(["category", sql<string>`sum(size_bytes)`.as("bytes"), sql<string>`count(*)`.as("files")])
+      .where("user_id", "=", userId)
+      .groupBy("category")
+      .orderBy(sql`sum(size_bytes)`, "desc")
+      .execute(),
+  ]);
+  return {
+    byServer: servers.map((s) => ({ key: s.id, label: s.name, bytes: Number(s.bytes), files: Number(s.files) })),
+    byCategory: categories.map((c) => ({ key: c.category, label: categoryLabel(c.category), bytes: Number(c.bytes), files: Number(c.files) })),
   };
 }

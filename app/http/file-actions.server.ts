@@ -1,0 +1,46 @@
+import type { AppLoadContext } from "react-router";
+import { categoryLabel } from "~/lib/categories";
+import { sanitizeInput } from "~/lib/sanitize";
+import { MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/services/files/file-details.server";
+import { deleteOwnedFiles } from "~/services/files/portal-files.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The file actions the gallery's selection bar and the file detail view share: change visibility,
+ * move to a category, delete. Each answers one ActionResult with the ids it changed.
+ */
+export async function runFileAction(context: AppLoadContext, userId: string, form: FormData) {
+  const intent = String(form.get("intent") ?? "");
+  const ids = form.getAll("id").map(String);
+  const titles: Record<string, string> = { delete: "Error deleting file", visibility: "Error changing visibility", category: "Error changing category" };
+  const title = titles[intent] ?? "Error";
+  const failed = (status: number, description: string) => actionFail(title, description, status, undefined, { changed: [] as string[], deleted: [] as string[] });
+  if (!titles[intent]) return failed(400, "Unknown action");
+  if (ids.length === 0) return failed(400, "Select at least one file.");
+  if (ids.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
+
+  if (intent === "delete") {
+    const deleted = await deleteOwnedFiles(context, userId, ids);
+    if (deleted === 0) return failed(404, "Failed to delete file");
+    return actionOk({ type: "success", title: "File deleted", description: deleted > 1 ? `${deleted} files have been deleted.` : undefined }, { changed: ids, deleted: ids });
+  }
+  if (intent === "visibility") {
+    const visibility = form.get("visibility");
+    if (visibility !== "public" && visibility !== "private") return failed(400, "Choose public or private.");
+    const changed = await setFilesVisibility(context.db, userId, ids, visibility === "public");
+    if (changed === 0) return failed(404, "File not found");
+    const description = changed === 1 ? `The file is now ${visibility}.` : `${changed} files are now ${visibility}.`;
+    return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as string[] });
+  }
+  const raw = sanitizeInput(String(form.get("category") ?? ""));
+  if (!raw) return failed(400, "Category is required");
+  const move = await moveFilesToCategory(context.db, userId, ids, raw);
+  if (move.moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
+  const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
+  return actionOk(
+    { type: move.moved ? "success" : "error", title: move.moved ? "Category changed" : title, description: `Moved ${plural(move.moved, "file")} to ${categoryLabel(move.category)}; their links changed.${left}` },
+    { changed: ids, deleted: [] as string[] },
+  );
+}

@@ -1,0 +1,65 @@
+import { data } from "react-router";
+import { FileDetailView, uploadedByLabel } from "~/components/media/file-detail-view";
+import { pageTitle } from "~/lib/site";
+import { requireUser } from "~/http/guards.server";
+import { actionFail } from "~/http/action-results.server";
+import { runFileAction } from "~/http/file-actions.server";
+import { redirectWithToast } from "~/http/toast.server";
+import { findFileDetails } from "~/services/files/file-details.server";
+import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
+import { isRasterImage } from "~/services/media/images.server";
+import { fileExpiries } from "~/services/retention/expiry.server";
+import { listStoredCategories } from "~/services/servers/categories.server";
+import type { Route } from "./+types/file-detail";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const file = await findFileDetails(context.db, user.id, params.fileId);
+  if (!file) throw data("File not found", { status: 404 });
+  const [expiries, stored] = await Promise.all([fileExpiries(context.db, [file.id]), listStoredCategories(context.db, { userId: user.id })]);
+  const url = shareUrl(context.config, file);
+  const transforms: [string, string][] =
+    file.isPublic && isRasterImage(file.mimeType)
+      ? [
+          ["Original", url],
+          ["Thumbnail (320 px WebP)", `${url}?w=320&format=webp`],
+          ["Medium (800 px WebP)", `${url}?w=800&format=webp`],
+          ["Full size as WebP", `${url}?format=webp`],
+        ]
+      : file.isPublic
+        ? [["Original", url]]
+        : [];
+  return {
+    file: {
+      ...file,
+      createdAt: file.createdAt.toISOString(),
+      metadata: Object.entries(file.metadata).map(([key, value]): [string, string] => [key, typeof value === "string" ? value : JSON.stringify(value)]),
+      uploadedBy: uploadedByLabel(file.uploadedVia, file.keyName),
+      expiresAt: expiries.get(file.id)?.toISOString() ?? null,
+      shareUrl: url,
+      transforms,
+      categories: stored.map((c) => c.category),
+    },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  form.delete("id");
+  form.set("id", params.fileId);
+  if (form.get("intent") === "delete") {
+    const deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
+    if (!deleted) return actionFail("Error deleting file", "Failed to delete file", 404);
+    return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
+  }
+  return runFileAction(context, user.id, form);
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(loaderData?.file.originalFilename ?? "File") }];
+}
+
+export default function FileDetail({ loaderData }: Route.ComponentProps) {
+  return <FileDetailView file={loaderData.file} />;
+}

@@ -1,0 +1,137 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { UploadVia } from "../../../db/schema";
+import { categorySlug } from "~/lib/categories";
+import { invalidateCachedFile } from "~/services/files/lookup.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_BULK_FILES = 100;
+
+/** Everything the file detail view shows about one of the owner's files. */
+export interface FileDetails {
+  id: string;
+  serverId: string;
+  serverName: string;
+  filename: string;
+  originalFilename: string;
+  category: string;
+  mimeType: string;
+  sizeBytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  isPublic: boolean;
+  playerName: string | null;
+  playerIdentifier: string | null;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  uploadedVia: UploadVia;
+  /** The key's name; null for the portal, a webhook, or a key deleted since. */
+  keyName: string | null;
+  hidden: boolean;
+}
+
+export async function findFileDetails(db: Db, userId: string, fileId: string): Promise<FileDetails | undefined> {
+  if (!UUID.test(fileId)) return undefined;
+  const row = await db
+    .selectFrom("files")
+    .innerJoin("servers", "servers.id", "files.server_id")
+    .leftJoin("api_keys", "api_keys.id", "files.api_key_id")
+    .selectAll("files")
+    .select(["servers.name as server_name", "api_keys.name as key_name"])
+    .where("files.id", "=", fileId)
+    .where("files.user_id", "=", userId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as unknown) : row.metadata;
+  return {
+    id: row.id,
+    serverId: row.server_id,
+    serverName: row.server_name,
+    filename: row.filename,
+    originalFilename: row.original_filename,
+    category: row.category,
+    mimeType: row.mime_type,
+    sizeBytes: Number(row.size_bytes),
+    sha256: row.sha256,
+    width: row.width,
+    height: row.height,
+    durationMs: row.duration_ms,
+    isPublic: row.is_public,
+    playerName: row.player_name,
+    playerIdentifier: row.player_identifier,
+    metadata: metadata && typeof metadata === "object" && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {},
+    createdAt: new Date(row.created_at),
+    uploadedVia: row.uploaded_via,
+    keyName: row.key_name,
+    hidden: row.hidden_at !== null,
+  };
+}
+
+function ownedIds(fileIds: string[]): string[] {
+  return [...new Set(fileIds)].filter((id) => UUID.test(id));
+}
+
+/** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. */
+export async function setFilesVisibility(db: Db, userId: string, fileIds: string[], isPublic: boolean): Promise<number> {
+  const ids = ownedIds(fileIds);
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .updateTable("files")
+    .set({ is_public: isPublic })
+    .where("user_id", "=", userId)
+    .where("id", "in", ids)
+    .returning(["server_id", "category", "filename"])
+    .execute();
+  for (const row of rows) invalidateCachedFile(db, row);
+  return rows.length;
+}
+
+export interface CategoryMove {
+  moved: number;
+  /** Files left where they were because a file of the same name already sits in the target category. */
+  conflicts: number;
+  category: string;
+}
+
+/**
+ * Moves the owner's files to another category (slugged as uploads are). The category is part of a
+ * file's URL, so old links stop working; a name already taken in the target category is skipped.
+ */
+export async function moveFilesToCategory(db: Db, userId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
+  const category = categorySlug(rawCategory);
+  const ids = ownedIds(fileIds);
+  if (ids.length === 0) return { moved: 0, conflicts: 0, category };
+  return db.transaction().execute(async (trx) => {
+    const files = await trx
+      .selectFrom("files")
+      .select(["id", "server_id", "category", "filename"])
+      .where("user_id", "=", userId)
+      .where("id", "in", ids)
+      .where("category", "<>", category)
+      .forUpdate()
+      .execute();
+    if (files.length === 0) return { moved: 0, conflicts: 0, category };
+    const moved = await trx
+      .updateTable("files")
+      .set({ category })
+      .where("id", "in", files.map((f) => f.id))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("files as taken")
+              .select(sql`1`.as("one"))
+              .whereRef("taken.server_id", "=", "files.server_id")
+              .whereRef("taken.filename", "=", "files.filename")
+              .where("taken.category", "=", category),
+          ),
+        ),
+      )
+      .returning("id")
+      .execute();
+    const movedIds = new Set(moved.map((m) => m.id));
+    for (const file of files) if (movedIds.has(file.id)) invalidateCachedFile(db, file);
+    return { moved: moved.length, conflicts: files.length - moved.length, category };
+  });
+}

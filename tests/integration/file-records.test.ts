@@ -1,0 +1,180 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect } from "vitest";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { test } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
+import { form, pdf, png } from "../helpers/upload-fixtures.ts";
+
+let server: TestServer;
+test.beforeAll(async ({ server: started }) => {
+  server = started;
+});
+
+interface Owner extends SignedInUser {
+  serverId: string;
+  webhookSecret: string;
+  key: string;
+}
+
+async function owner(): Promise<Owner> {
+  const who = await signUpAndSignIn(server);
+  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row RP", allowedFileTypes: ["png", "pdf"] });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "mdt script" });
+  return { ...who, serverId: gameServer.id, webhookSecret: gameServer.webhook_secret, key: secret };
+}
+
+type Uploaded = { id: string; url: string; file_size: number };
+
+async function viaKey(o: Owner, fields: Record<string, string>, file = { data: pdf(4000) as Buffer, filename: "report.pdf" }): Promise<Uploaded> {
+  const res = await server.request("/api/upload", {
+    method: "POST",
+    headers: { "x-api-key": o.key },
+    body: form([...Object.entries(fields).map(([field, data]) => ({ field, data })), { field: "file", ...file }]),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as Uploaded;
+}
+
+const detailPage = async (o: Owner, id: string) => {
+  const res = await server.request(`/gallery/${id}`, { headers: { Cookie: o.cookie } });
+  return { status: res.status, html: (await res.text()).replace(/<!-- -->/g, "") };
+};
+const act = (o: Owner, pathname: string, fields: Record<string, string | string[]>) => postForm(server, pathname, fields, { cookie: o.cookie });
+
+describe("file detail view", () => {
+  test("shows every record of a file and who sent it: key, portal or webhook", async () => {
+    const o = await owner();
+    const image = await viaKey(o, { category: "police_evidence", player_name: "Jane Vega", player_identifier: "license:abc123", metadata: JSON.stringify({ case_number: "LSPD-2291", officer: "Ramos" }) }, { data: await png(64, 48), filename: "mugshot.png" });
+    const { status, html } = await detailPage(o, image.id);
+    expect(status).toBe(200);
+    for (const text of ["mugshot.png", "image/png", "64 × 48 px", "Mission Row RP", "Police Evidence", "Jane Vega", "license:abc123", "case_number", "LSPD-2291", "officer", "API key &quot;mdt script&quot;", "Public", "Thumbnail (320 px WebP)"]) {
+      expect(html, text).toContain(text);
+    }
+    // Free plan: kept 30 days, and the page says until when.
+    expect(html).not.toContain("Never: kept until you delete it");
+
+    const portalForm = form([{ field: "file", data: pdf(1000), filename: "notes.pdf" }]);
+    const portal = await server.request(`/api/portal/upload?server_id=${o.serverId}`, { method: "POST", headers: { Origin: server.url, Cookie: o.cookie }, body: portalForm });
+    expect(portal.status).toBe(201);
+    expect((await detailPage(o, ((await portal.json()) as Uploaded).id)).html).toContain("The portal&#x27;s Upload page");
+
+    const hook = await server.request(`/api/webhooks/${o.serverId}/${o.webhookSecret}`, { method: "POST", body: form([{ field: "file", data: pdf(1000), filename: "hook.pdf" }]) });
+    expect(hook.status).toBe(200);
+    const hookRow = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", o.serverId).where("original_filename", "=", "hook.pdf").executeTakeFirstOrThrow();
+    expect((await detailPage(o, hookRow.id)).html).toContain("Discord-style webhook");
+
+    const stranger = await owner();
+    expect((await detailPage(stranger, image.id)).status).toBe(404);
+    expect((await detailPage(o, "not-a-uuid")).status).toBe(404);
+  });
+
+  test("changes visibility and category, and /f/ follows at once; refusals change nothing", async () => {
+    const o = await owner();
+    const file = await viaKey(o, { category: "screenshots" });
+    expect((await fetch(file.url)).status).toBe(200);
+
+    const priv = await act(o, `/gallery/${file.id}`, { intent: "visibility", visibility: "private" });
+    expect(priv.status).toBe(200);
+    expect(readToast(priv)).toMatchObject({ title: "Visibility updated", description: "The file is now private." });
+    expect((await fetch(file.url)).status).toBe(404);
+    expect((await act(o, `/gallery/${file.id}`, { intent: "visibility", visibility: "public" })).status).toBe(200);
+    expect((await fetch(file.url)).status).toBe(200);
+
+    const blank = await act(o, `/gallery/${file.id}`, { intent: "category", category: " <b></b> " });
+    expect(blank.status).toBe(400);
+    expect(readToast(blank)?.description).toBe("Category is required");
+    const moved = await act(o, `/gallery/${file.id}`, { intent: "category", category: "Police Evidence" });
+    expect(moved.status).toBe(200);
+    expect(readToast(moved)?.description).toContain("Moved 1 file to Police Evidence; their links changed.");
+    const newUrl = file.url.replace("/screenshots/", "/police_evidence/");
+    expect((await fetch(file.url)).status).toBe(404);
+    expect((await fetch(newUrl)).status).toBe(200);
+
+    const stranger = await owner();
+    for (const fields of [{ intent: "visibility", visibility: "private" }, { intent: "category", category: "other" }, { intent: "delete" }] as Record<string, string>[]) {
+      expect((await act(stranger, `/gallery/${file.id}`, fields)).status).toBe(404);
+    }
+    expect((await fetch(newUrl)).status).toBe(200);
+
+    const deleted = await act(o, `/gallery/${file.id}`, { intent: "delete" });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/gallery");
+    expect((await fetch(newUrl)).status).toBe(404);
+  });
+});
+
+describe("gallery bulk actions", () => {
+  test("visibility, category and zip apply to the owner's selection only", async () => {
+    const o = await owner();
+    const stranger = await owner();
+    const mine = [await viaKey(o, { category: "bodycam" }, { data: pdf(3000), filename: "a.pdf" }), await viaKey(o, { category: "bodycam" }, { data: pdf(5000), filename: "a.pdf" })];
+    const theirs = await viaKey(stranger, {});
+    const ids = [...mine.map((f) => f.id), theirs.id];
+
+    const vis = await act(o, "/gallery", { intent: "visibility", visibility: "private", id: ids });
+    expect(readToast(vis)?.description).toBe("2 files are now private.");
+    for (const f of mine) expect((await fetch(f.url)).status).toBe(404);
+    expect((await fetch(theirs.url)).status).toBe(200);
+    expect((await act(o, "/gallery", { intent: "visibility", visibility: "sideways", id: ids })).status).toBe(400);
+    expect((await act(o, "/gallery", { intent: "visibility", visibility: "public", id: [] })).status).toBe(400);
+    expect((await act(o, "/gallery", { intent: "launch", id: ids })).status).toBe(400);
+
+    const move = await act(o, "/gallery", { intent: "category", category: "Case 2291", id: ids });
+    expect(readToast(move)?.description).toContain("Moved 2 files to");
+    const rows = await server.ctx.db.selectFrom("files").select(["category", "user_id"]).where("id", "in", ids).execute();
+    expect(rows.filter((r) => r.user_id === o.user.id).map((r) => r.category)).toEqual(["case_2291", "case_2291"]);
+    expect(rows.find((r) => r.user_id === stranger.user.id)?.category).not.toBe("case_2291");
+
+    const zip = await server.request(`/api/portal/files.zip?${new URLSearchParams(ids.map((id) => ["id", id]))}`, { headers: { Cookie: o.cookie } });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get("content-type")).toBe("application/zip");
+    expect(zip.headers.get("content-disposition")).toMatch(/^attachment; filename="stash-files-\d{4}-\d{2}-\d{2}\.zip"$/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-zip-"));
+    fs.writeFileSync(path.join(dir, "files.zip"), Buffer.from(await zip.arrayBuffer()));
+    execFileSync("unzip", ["-q", "files.zip", "-d", "out"], { cwd: dir });
+    const names = fs.readdirSync(path.join(dir, "out")).sort();
+    expect(names).toEqual(["a (2).pdf", "a.pdf"]);
+    expect(names.map((n) => fs.statSync(path.join(dir, "out", n)).size).sort()).toEqual(mine.map((f) => f.file_size).sort());
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    expect((await server.request(`/api/portal/files.zip?id=${theirs.id}`, { headers: { Cookie: o.cookie } })).status).toBe(404);
+    expect((await server.request(`/api/portal/files.zip?id=${mine[0]!.id}`)).status).toBe(401);
+  });
+});
+
+describe("sorting and the storage breakdown", () => {
+  test("every order pages through all files once; the Storage Manager lists largest first with usage by server and category", async () => {
+    const o = await owner();
+    const sizes = [9000, 2000, 7000, 4000, 6000];
+    const names = ["delta.pdf", "Alpha.pdf", "echo.pdf", "charlie.pdf", "bravo.pdf"];
+    for (const [i, size] of sizes.entries()) await viaKey(o, { category: i % 2 ? "bodycam" : "screenshots" }, { data: pdf(size), filename: names[i]! });
+    const { listGalleryFiles } = await import("../../app/services/files/gallery.server.ts");
+    const walk = async (sort: "newest" | "oldest" | "largest" | "name") => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, o.user.id, { sort, cursor, limit: 2 });
+        seen.push(...page.files.map((f) => f.originalFilename));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await walk("name")).toEqual(["Alpha.pdf", "bravo.pdf", "charlie.pdf", "delta.pdf", "echo.pdf"]);
+    expect(await walk("largest")).toEqual(["delta.pdf", "echo.pdf", "bravo.pdf", "charlie.pdf", "Alpha.pdf"]);
+    expect(await walk("oldest")).toEqual(names);
+    expect(await walk("newest")).toEqual([...names].reverse());
+
+    const html = (await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text()).replace(/<!-- -->/g, "");
+    expect(html.indexOf("delta.pdf")).toBeLessThan(html.indexOf("echo.pdf"));
+    expect(html.indexOf("echo.pdf")).toBeLessThan(html.indexOf("Alpha.pdf"));
+    expect(html).toContain("By server");
+    expect(html).toContain("Mission Row RP");
+    expect(html).toContain("By category");
+    expect(html.match(/data-testid="usage-slice"/g)).toHaveLength(3);
+  });
+});
