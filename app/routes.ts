@@ -10,6 +10,7 @@ export default [
     route("terms", "routes/public/info-page.tsx", { id: "terms" }),
     route("privacy", "routes/public/info-page.tsx", { id: "privacy" }),
     route("status", "routes/public/status.tsx"),
+    route("report", "routes/public/report.tsx"),
   ]),
   route("sitemap.xml", "routes/public/sitemap.ts"),
   route("robots.txt", "routes/public/robots.ts"),
@@ -29,6 +30,7 @@ export default [
   route("api/download/:id", "routes/api/script/download-by-id.ts"),
   route("api/files/:id", "routes/api/script/file.ts"),
   route("api/files/:id/signed-url", "routes/api/script/file-signed-url.ts"),
+  route("api/reports", "routes/api/script/reports.ts"),
   // Stripe's events, authenticated by their signature.
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // Endpoints the portal calls with the session cookie; same-origin only.
@@ -71,6 +73,7 @@ export default [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/servers", "routes/admin/servers.tsx"),
     route("admin/users", "routes/admin/users.tsx"),
+    route("admin/reports", "routes/admin/reports.tsx"),
   ]),
 
   route("admin/users/:userId/plan", "routes/admin/user-plan.ts"),

@@ -40,6 +40,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_frames: 413,
   image_corrupt: 400,
   file_missing: 400,
+  file_hidden: 451,
   file_infected: 422,
   plan_unavailable: 400,
   billing_not_configured: 500,

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { S3BlobStore } from "../../storage/s3";
-import { apiError, apiSuccess } from "~/http/api-response.server";
+import { apiError, apiSuccess, errorResponse } from "~/http/api-response.server";
+import { ERRORS } from "~/services/platform/domain-error.server";
 import type { AppContext } from "~/services/app-context.server";
 import { recordDownload } from "~/services/api-keys/key-usage.server";
 import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
@@ -43,6 +44,7 @@ export async function findVisibleFile(
  */
 export async function downloadResponse(ctx: AppContext, request: DownloadRequest, file: ServedFileRecord | undefined): Promise<Response> {
   if (!file) return notFound();
+  if (file.hidden_at) return errorResponse(ERRORS.fileHidden());
   const plan = planFileResponse(
     { method: request.method, header: (name) => request.headers.get(name) ?? undefined },
     servableOriginal(file),

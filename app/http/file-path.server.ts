@@ -114,6 +114,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
     if (!file.is_public && !(await deps.canReadPrivate(req, query, file))) {
       return sendError(res, requestId, ERRORS.notFound());
     }
+    if (file.hidden_at) return sendError(res, requestId, ERRORS.fileHidden());
 
     const isVideo = file.mime_type.startsWith("video/");
     // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.

@@ -43,6 +43,7 @@ export const ERROR_CODES = [
   "image_corrupt",
   "file_missing",
   "file_infected",
+  "file_hidden",
   // Billing
   "plan_unavailable",
   "billing_not_configured",

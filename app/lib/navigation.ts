@@ -16,6 +16,7 @@ export const ADMIN_NAV = [
   { label: "Admin Dashboard", to: "/admin", icon: "admin" },
   { label: "All Servers", to: "/admin/servers", icon: "allServers" },
   { label: "Users", to: "/admin/users", icon: "users" },
+  { label: "Reports", to: "/admin/reports", icon: "reports" },
 ] as const;
 
 export type NavIcon = (typeof PORTAL_NAV)[number]["icon"] | (typeof ADMIN_NAV)[number]["icon"];

@@ -14,6 +14,7 @@ let browser: Browser;
 let owner: SignedInUser;
 let admin: SignedInUser;
 let serverId: string;
+let fileId: string;
 
 test.beforeAll(async ({ server: started, browser: launched }) => {
   server = started;
@@ -35,11 +36,20 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
       ]),
     });
     expect(res.status).toBe(201);
+    fileId = ((await res.json()) as { id: string }).id;
   }
+  // A report, so the admin queue shows a card rather than its empty state.
+  const file = await server.ctx.db.selectFrom("files").select(["category", "filename"]).where("id", "=", fileId).executeTakeFirstOrThrow();
+  const reported = await server.request("/api/reports", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ url: `${server.url}/f/${serverId}/${file.category}/${file.filename}`, reason: "other", details: "Test report" }),
+  });
+  expect(reported.status).toBe(201);
 });
 
-const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/upload", "/storage", "/billing", "/analytics", "/settings"];
-const ADMIN_PAGES = ["/admin", "/admin/servers", "/admin/users"];
+const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/gallery/:file", "/upload", "/storage", "/billing", "/analytics", "/settings"];
+const ADMIN_PAGES = ["/admin", "/admin/servers", "/admin/users", "/admin/reports"];
 const STATES = [
   { scheme: "dark", viewport: { width: 1366, height: 900 }, name: "desktop" },
   { scheme: "light", viewport: { width: 1366, height: 900 }, name: "desktop" },
@@ -54,7 +64,7 @@ async function audit(who: SignedInUser | null, path: string) {
     const context = who ? await signedInBrowserContext(browser, server, who, options) : await browser.newContext(options);
     try {
       const page = await context.newPage();
-      const res = await page.goto(`${server.url}${path.replace(":id", serverId)}`, { waitUntil: "networkidle" });
+      const res = await page.goto(`${server.url}${path.replace(":id", serverId).replace(":file", fileId)}`, { waitUntil: "networkidle" });
       expect(res?.status(), label).toBe(200);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(state.scheme === "dark");
       await page.screenshot({ path: screenshotPath(`a11y-portal${path.replace(/[/:]+/g, "-")}-${state.scheme}-${state.name}`), fullPage: true });

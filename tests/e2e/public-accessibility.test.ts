@@ -22,6 +22,7 @@ const PAGES = [
   { name: "terms", path: "/terms", status: 200 },
   { name: "privacy", path: "/privacy", status: 200 },
   { name: "status", path: "/status", status: 200 },
+  { name: "report", path: "/report", status: 200 },
   { name: "404", path: "/no-such-page", status: 404 },
 ];
 

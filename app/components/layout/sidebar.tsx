@@ -2,6 +2,7 @@ import {
   BarChart3,
   BookOpen,
   CreditCard,
+  Flag,
   FolderOpen,
   HardDrive,
   Images,
@@ -35,6 +36,7 @@ const ICONS: Record<NavIcon, typeof Server> = {
   admin: ShieldCheck,
   allServers: FolderOpen,
   users: Users,
+  reports: Flag,
 };
 
 interface SidebarState {

@@ -53,6 +53,7 @@ export const FOOTER_LINKS = [
   { label: "About", href: "/about" },
   { label: "Privacy", href: "/privacy" },
   { label: "Terms", href: "/terms" },
+  { label: "Report a file", href: "/report" },
 ] as const;
 
 export const TAGLINE = "Media hosting for FiveM roleplay servers";

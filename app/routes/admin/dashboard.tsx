@@ -1,4 +1,4 @@
-import { Activity, CheckCircle2, Download, Gauge, Server, Users, XCircle } from "lucide-react";
+import { Activity, CheckCircle2, Download, Flag, Gauge, Server, Users, XCircle } from "lucide-react";
 import { Link } from "react-router";
 import { PageHeader } from "~/components/portal/page-header";
 import { StatCard } from "~/components/portal/stat-card";
@@ -10,6 +10,7 @@ import { formatBytes, formatCount, formatDate } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { ACTIVE_USER_WINDOW_DAYS, getAdminTotals, getSystemHealth, listAllServers, RECENT_SERVER_COUNT } from "~/services/stats/admin-stats.server";
 import { requireUserWithRole } from "~/http/guards.server";
+import { countOpenReports } from "~/services/files/file-reports.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -18,24 +19,28 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserWithRole(request, context, "admin");
-  const [totals, recent, health] = await Promise.all([
+  const [totals, recent, health, pendingReviews] = await Promise.all([
     getAdminTotals(context.db),
     listAllServers(context.db, RECENT_SERVER_COUNT),
     getSystemHealth(context),
+    countOpenReports(context.db),
   ]);
-  return { totals, recent, health, activeWindowDays: ACTIVE_USER_WINDOW_DAYS };
+  return { totals, recent, health, pendingReviews, activeWindowDays: ACTIVE_USER_WINDOW_DAYS };
 }
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { totals, recent, health, activeWindowDays } = loaderData;
+  const { totals, recent, health, pendingReviews, activeWindowDays } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeader title="Admin Dashboard" description="The whole platform at a glance." />
-      <section aria-label="Platform statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      <section aria-label="Platform statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-5">
         <StatCard title="Total Servers" value={totals.totalServers} icon={Server} hint={`${formatCount(totals.totalFiles, "file")}, ${formatBytes(totals.storedBytes)} stored`} />
         <StatCard title="Total Downloads" value={totals.totalDownloads} icon={Download} hint="All time" />
         <StatCard title="System Bandwidth" value={formatBytes(totals.bandwidthBytes)} icon={Gauge} hint="Served, all time" />
         <StatCard title="Active Users" value={totals.activeUsers} icon={Users} hint={`Signed in within ${activeWindowDays} days, of ${totals.totalUsers}`} />
+        <Link to="/admin/reports" className="rounded-lg focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+          <StatCard title="Pending Reviews" value={pendingReviews} icon={Flag} hint={pendingReviews ? "Reported files to review" : "Nothing waiting"} />
+        </Link>
       </section>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">

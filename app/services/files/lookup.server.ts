@@ -22,6 +22,7 @@ export type ServedFileRecord = Pick<
   | "is_public"
   | "created_at"
   | "expires_at"
+  | "hidden_at"
 >;
 
 const COLUMNS = [
@@ -41,6 +42,7 @@ const COLUMNS = [
   "is_public",
   "created_at",
   "expires_at",
+  "hidden_at",
 ] as const;
 
 /**

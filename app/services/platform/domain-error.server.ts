@@ -32,6 +32,7 @@ export const STORAGE_RETRY_AFTER_S = 30;
 /** The refusals raised in more than one place, so their words and fields never drift. */
 export const ERRORS = {
   notFound: (message = "File not found") => new DomainError("not_found", message),
+  fileHidden: () => new DomainError("file_hidden", "This file is unavailable: it was reported and is hidden while it is reviewed."),
   invalidRequest: (message: string, details: Record<string, unknown> = {}) => new DomainError("invalid_request", message, details),
 
   fileTooLarge(maxBytes: number, receivedBytes: number) {
