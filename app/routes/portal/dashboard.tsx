@@ -1,6 +1,7 @@
 import { Activity, BookOpen, FileImage, HardDrive, Images, KeyRound, Plus, Server, Upload } from "lucide-react";
 import { Link } from "react-router";
 import { ConnectionTests } from "~/components/dashboard/connection-tests";
+import { GettingStarted } from "~/components/dashboard/getting-started";
 import { PageHeader } from "~/components/portal/page-header";
 import { StatCard } from "~/components/portal/stat-card";
 import { StatusBadge } from "~/components/servers/server-card";
@@ -29,6 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   return {
     displayName: user.displayName,
+    appName: context.config.APP_NAME,
+    bases: { appUrl: context.config.appUrl, cdnUrl: context.config.cdnBaseUrl },
+    progress: stats ? { server: stats.totalServers > 0, key: stats.apiKeys > 0, upload: stats.mediaFiles > 0 } : null,
     stats,
     servers: servers.slice(0, DASHBOARD_SERVER_COUNT).map((s) => ({ id: s.id, name: s.name, status: s.status, description: s.description })),
   };
@@ -42,10 +46,12 @@ const QUICK_ACTIONS = [
 ];
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { stats, servers, displayName } = loaderData;
+  const { stats, servers, displayName, progress, bases, appName } = loaderData;
+  const onboarding = progress && !(progress.server && progress.key && progress.upload);
   return (
     <div className="space-y-6">
       <PageHeader title="Dashboard" description={`Welcome back${displayName ? `, ${displayName}` : ""}. Your servers, media and usage at a glance.`} />
+      {onboarding ? <GettingStarted progress={progress} bases={bases} appName={appName} serverId={servers[0]?.id ?? null} /> : null}
       <section aria-label="Statistics" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard title="Total Servers" value={stats?.totalServers ?? 0} icon={Server} hint="Registered game servers" />
         <StatCard title="Media Files" value={stats?.mediaFiles ?? 0} icon={FileImage} hint="Files stored" />

@@ -8,6 +8,7 @@ export const DASHBOARD_SERVER_COUNT = 3;
 
 export interface DashboardStats {
   totalServers: number;
+  apiKeys: number;
   mediaFiles: number;
   storageUsedBytes: number;
   quotaGb: number;
@@ -21,8 +22,9 @@ export function windowStartDay(days: number, now: Date = new Date()): string {
 }
 
 export async function getDashboardStats(db: Db, userId: string, now: Date = new Date()): Promise<DashboardStats> {
-  const [servers, files, calls, quota] = await Promise.all([
+  const [servers, keys, files, calls, quota] = await Promise.all([
     db.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).executeTakeFirst(),
+    db.selectFrom("api_keys").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).executeTakeFirst(),
     db
       .selectFrom("files")
       .select([sql<number>`count(*)::int`.as("n"), sql<string>`coalesce(sum(size_bytes), 0)`.as("bytes")])
@@ -40,6 +42,7 @@ export async function getDashboardStats(db: Db, userId: string, now: Date = new 
   ]);
   return {
     totalServers: Number(servers?.n ?? 0),
+    apiKeys: Number(keys?.n ?? 0),
     mediaFiles: Number(files?.n ?? 0),
     storageUsedBytes: Number(files?.bytes ?? 0),
     quotaGb: quota.quotaBytes / GB,
