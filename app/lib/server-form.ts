@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findFileType, normaliseFileTypes } from "~/lib/file-types";
-import { cleaned, cleanText } from "~/lib/sanitize";
+import { cleaned, cleanText, sanitizeInput } from "~/lib/sanitize";
 
 export const DEFAULT_MAX_FILE_SIZE_MB = 50;
 /** The rule every path enforces; the form inputs are narrower (create 1-500, edit 1-100). */
@@ -135,7 +135,7 @@ export function toFormResult<T>(
 export const RETENTION_MAX_DAYS = 3650;
 export const retentionRuleSchema = z.object({
   category: z.preprocess(
-    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+    (value) => (typeof value === "string" ? sanitizeInput(value).toLowerCase() : value),
     z.string().regex(/^[a-z0-9_-]{1,50}$/, "Category can only contain letters, numbers, hyphens and underscores (up to 50)"),
   ),
   days: z.preprocess(

@@ -108,6 +108,15 @@ describe("file detail view", () => {
   });
 });
 
+describe("text cleaning on script uploads", () => {
+  test("player names and display filenames lose tags and scripts, as every typed text does", async () => {
+    const o = await owner();
+    const file = await viaKey(o, { player_name: "<script>alert(1)</script>Jane <b>Vega</b>", filename: "<img src=x onerror=alert(1)>report.pdf" });
+    const row = await server.ctx.db.selectFrom("files").select(["player_name", "original_filename"]).where("id", "=", file.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ player_name: "Jane Vega", original_filename: "report.pdf" });
+  });
+});
+
 describe("gallery bulk actions", () => {
   test("visibility, category and zip apply to the owner's selection only", async () => {
     const o = await owner();

@@ -189,6 +189,7 @@ describe("stats", () => {
       .execute();
     expect(await getDashboardStats(server.ctx.db, owner.id)).toEqual({
       totalServers: 1,
+      apiKeys: 0,
       mediaFiles: 1,
       storageUsedBytes: 1500,
       quotaGb: 5,

@@ -1,3 +1,4 @@
+import { sanitizeInput } from "~/lib/sanitize";
 import { CheckCircle2, Copy, FileUp, Server, Upload, X } from "lucide-react";
 import { useRef, useState } from "react";
 import { Link } from "react-router";
@@ -256,7 +257,7 @@ function UploadForm({ servers, preselectedServerId, categories }: UploadViewProp
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="upload-player-name">Player name (optional)</Label>
-                <Input id="upload-player-name" value={playerName} maxLength={100} disabled={uploading} onChange={(e) => setPlayerName(e.target.value)} />
+                <Input id="upload-player-name" value={playerName} maxLength={100} disabled={uploading} onChange={(e) => setPlayerName(sanitizeInput(e.target.value, { trim: false }))} />
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="upload-player-id">Player ID (optional)</Label>

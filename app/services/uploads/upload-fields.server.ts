@@ -1,5 +1,6 @@
 import { DomainError } from "~/services/platform/domain-error.server";
 import { categorySlug, DEFAULT_CATEGORY } from "~/lib/categories";
+import { sanitizeInput } from "~/lib/sanitize";
 
 export { DEFAULT_CATEGORY };
 export const METADATA_MAX_BYTES = 16 * 1024;
@@ -42,6 +43,10 @@ function shortText(value: unknown, field: string, max: number): string | undefin
   return clean || undefined;
 }
 
+function cleanedText(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : sanitizeInput(value) || undefined;
+}
+
 function parseBoolean(value: unknown): boolean | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   if (typeof value === "boolean") return value;
@@ -79,10 +84,11 @@ export function parseUploadFields(source: Record<string, unknown>): UploadFields
   return {
     category: category === undefined ? undefined : sanitiseCategory(category),
     isPublic: parseBoolean(source.is_public ?? source.isPublic ?? source.public),
-    playerName: shortText(source.player_name ?? source.playerName, "player_name", 100),
+    // Shown on screens, so cleaned like every typed text (tags, scripts, handlers stripped); ids are matched, so kept as sent.
+    playerName: cleanedText(shortText(source.player_name ?? source.playerName, "player_name", 100)),
     playerIdentifier: shortText(source.player_identifier ?? source.playerIdentifier, "player_identifier", 200),
     metadata: parseMetadata(source.metadata),
-    filename: sanitiseDisplayName(shortText(source.filename ?? source.name, "filename", 1000)),
+    filename: sanitiseDisplayName(cleanedText(shortText(source.filename ?? source.name, "filename", 1000))),
     serverId: shortText(source.server_id ?? source.serverId, "server_id", 100),
   };
 }
