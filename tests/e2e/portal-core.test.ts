@@ -90,6 +90,38 @@ describe("portal core, as a new user", () => {
     await page.unroute("**/servers.data*");
   });
 
+  it("shows a refused form's toast clear of the wrong field, its message and the pointer, at 1366 and 375 px", async () => {
+    const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    type Box = { x: number; y: number; width: number; height: number };
+    for (const viewport of [DESKTOP, { width: 375, height: 812 }]) {
+      const ctx = await signedInBrowserContext(browser, server, user, { viewport });
+      const p = await ctx.newPage();
+      try {
+        await p.goto(`${server.url}/servers?new=1`);
+        await p.getByLabel("Server Name").fill("");
+        const submit = p.getByRole("button", { name: "Create Server" });
+        await submit.scrollIntoViewIfNeeded();
+        const clickedAt = (await submit.boundingBox())!;
+        await submit.click();
+        const raised = toast(p, "Invalid server name");
+        await expect.poll(() => raised.isVisible()).toBe(true);
+        expect(await p.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("name");
+        const toastBox = (await raised.boundingBox())!;
+        const field = (await p.getByLabel("Server Name").boundingBox())!;
+        const message = (await p.getByText("Server name is required").first().boundingBox())!;
+        expect(overlaps(toastBox, field), `toast over the field at ${viewport.width}px`).toBe(false);
+        expect(overlaps(toastBox, message), `toast over the message at ${viewport.width}px`).toBe(false);
+        // The page scrolled the field to the middle, so the toast is not under the pointer that clicked.
+        const pointer = { x: clickedAt.x + clickedAt.width / 2, y: clickedAt.y + clickedAt.height / 2, width: 1, height: 1 };
+        expect(overlaps(toastBox, pointer), `toast under the pointer at ${viewport.width}px`).toBe(false);
+        expect(await p.locator("[data-sonner-toast]").count()).toBe(1);
+        await p.screenshot({ path: screenshotPath(`portal-servers-invalid-${viewport.width}`) });
+      } finally {
+        await ctx.close();
+      }
+    }
+  });
+
   it("creates a server, validating in the browser first", async () => {
     await page.goto(`${server.url}/servers`);
     expect(await page.getByText("No servers yet").isVisible()).toBe(true);

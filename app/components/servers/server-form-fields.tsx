@@ -119,8 +119,8 @@ export function ServerFormFields({
 
 /**
  * The browser-side check of a server form before it is sent: the first problem as a toast (with
- * `toastTitle` where the spec gives none of its own), every problem under its field, and an edited
- * field's message dropped as soon as it changes.
+ * `toastTitle` where the spec gives none of its own), every problem under its field, the first wrong
+ * field focused in view, and an edited field's message dropped as soon as it changes.
  */
 export function useServerFormCheck(toastTitle: string) {
   const [clientErrors, setClientErrors] = useState<Record<string, string>>({});
@@ -133,6 +133,11 @@ export function useServerFormCheck(toastTitle: string) {
       if (parsed.ok) return setClientErrors({});
       event.preventDefault();
       setClientErrors(parsed.errors);
+      // The first wrong field comes to the middle of the screen with the caret in it, so the toast
+      // (bottom-right) never sits on it, its message, or under the pointer that clicked submit.
+      const field = event.currentTarget.querySelector<HTMLElement>(`[name="${parsed.first.field}"], [data-field="${parsed.first.field}"]`);
+      field?.scrollIntoView({ block: "center", behavior: "instant" });
+      field?.focus({ preventScroll: true });
       showToast({ type: "error", title: parsed.first.toastTitle, description: parsed.first.message });
     },
   };
