@@ -232,6 +232,13 @@ export interface BlobDeletionsTable {
   created_at: Timestamp;
 }
 
+export interface StatusSamplesTable {
+  checked_at: Date;
+  ok: boolean;
+  storage_ok: boolean;
+  scanner_ok: boolean | null;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -252,6 +259,7 @@ export interface Database {
   blob_deletions: BlobDeletionsTable;
   storage_reports: StorageReportsTable;
   file_reports: FileReportsTable;
+  status_samples: StatusSamplesTable;
 }
 
 export type User = Selectable<UsersTable>;

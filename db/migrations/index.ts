@@ -6,6 +6,7 @@ import { defaultFileTypes } from "./0004-default-file-types.ts";
 import { storageReports } from "./0005-storage-reports.ts";
 import { onDemandVariants } from "./0006-on-demand-variants.ts";
 import { fileRecordsAndReports } from "./0007-file-records-and-reports.ts";
+import { statusSamples } from "./0008-status-samples.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   "0005-storage-reports": storageReports,
   "0006-on-demand-variants": onDemandVariants,
   "0007-file-records-and-reports": fileRecordsAndReports,
+  "0008-status-samples": statusSamples,
 };

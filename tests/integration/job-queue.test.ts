@@ -53,11 +53,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one job queue across two instan
       { name: BACKGROUND_JOBS.resumableCleanup, cron: "23 * * * *" },
       { name: BACKGROUND_JOBS.retentionSweep, cron: "*/10 * * * *" },
       { name: BACKGROUND_JOBS.sessionPurge, cron: "17 * * * *" },
+      { name: BACKGROUND_JOBS.statusSample, cron: "*/5 * * * *" },
       { name: BACKGROUND_JOBS.storageReconcile, cron: "41 * * * *" },
     ]);
     // The runs both instances queued at start are done, none failed.
     await waitFor(async () => (await jobStates()).every((job) => job.state === "completed"));
-    expect((await jobStates()).length).toBeGreaterThanOrEqual(4);
+    expect((await jobStates()).length).toBeGreaterThanOrEqual(5);
+    // Both instances sampled health at start: one row per five-minute slot.
+    const samples = await a.ctx.db.selectFrom("status_samples").select(["ok"]).execute();
+    expect(samples.length).toBeGreaterThanOrEqual(1);
+    expect(samples.every((row) => row.ok)).toBe(true);
   });
 
   it("runs a sweep queued from both instances once: the due file deleted, the owner mailed once", async () => {

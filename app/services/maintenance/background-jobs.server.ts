@@ -6,6 +6,7 @@ import { deleteExpiredResumableUploads } from "~/services/uploads/resumable.serv
 import { sweepExpiredFiles } from "~/services/retention/sweep.server";
 import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
+import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
 export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
@@ -24,13 +25,14 @@ export const BACKGROUND_JOBS = {
   sessionPurge: "session-purge",
   storageReconcile: "storage-reconcile",
   resumableCleanup: "resumable-cleanup",
+  statusSample: "status-sample",
 } as const;
 
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
  * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
  * expired sessions, the storage reconciler (leftovers of interrupted uploads, blobs without
- * rows) and the removal of resumable uploads abandoned for a day, hourly. Each also runs at start (which finishes what a crash interrupted).
+ * rows) and the removal of resumable uploads abandoned for a day, hourly; a health sample for /status every five minutes. Each also runs at start (which finishes what a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [
@@ -62,6 +64,13 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
         const deleted = await deleteExpiredResumableUploads(ctx.config);
         if (deleted) ctx.logger.info({ deleted }, "deleted expired partial resumable uploads");
       },
+    },
+    {
+      name: BACKGROUND_JOBS.statusSample,
+      cron: `*/${SAMPLE_EVERY_MINUTES} * * * *`,
+      runAtStart: true,
+      expireInSeconds: 4 * 60,
+      run: () => recordStatusSample(ctx),
     },
     {
       name: BACKGROUND_JOBS.storageReconcile,
