@@ -71,6 +71,10 @@ describe("public pages", () => {
     const page = await browser.newPage();
     await page.goto(server.url, { waitUntil: "networkidle" });
     for (const stat of ["50TB+", "500+", "45+", "<100ms"]) expect(await page.getByText(stat, { exact: true }).count()).toBe(1);
+    // The hero's upload example fits its frame at 1366 px: nothing to scroll sideways.
+    await page.setViewportSize({ width: 1366, height: 900 });
+    const hero = page.getByRole("region", { name: "Example: upload an evidence photo from server.lua" });
+    expect(await hero.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
     const scripts = page.getByRole("heading", { name: "Works with the scripts you already run" }).locator("xpath=../..").locator("li");
     expect(await scripts.count()).toBe(8);
     expect(await scripts.getByText("Ready", { exact: true }).count()).toBe(8);

@@ -125,15 +125,19 @@ function HeroTerminal({ appUrl }: { appUrl: string }) {
         className="overflow-x-auto p-4 font-mono text-[13px] leading-relaxed text-zinc-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring"
       >
         <code>
-          <span className="text-zinc-400">-- server.lua: an evidence photo, straight from the MDT</span>
-          {"\n"}PerformHttpRequest(<span className="text-amber-300">&quot;{appUrl}/api/upload&quot;</span>,
-          {"\n"}  <span className="text-sky-300">function</span>(status, body)
-          {"\n"}    <span className="text-sky-300">local</span> file = json.decode(body)
-          {"\n"}    print(file.url)
-          {"\n"}  <span className="text-sky-300">end</span>, <span className="text-amber-300">&quot;POST&quot;</span>,
-          {"\n"}  json.encode({"{"} data = screenshot, category = <span className="text-amber-300">&quot;police_evidence&quot;</span> {"}"}),
-          {"\n"}  {"{"} [<span className="text-amber-300">&quot;x-api-key&quot;</span>] = Config.StashKey,
-          {"\n"}    [<span className="text-amber-300">&quot;Content-Type&quot;</span>] = <span className="text-amber-300">&quot;application/json&quot;</span> {"}"})
+          <span className="text-zinc-400">-- server.lua: an evidence photo from the MDT</span>
+          {"\n"}<span className="text-sky-300">local</span> body = json.encode({"{"}
+          {"\n"}  data = screenshot, <span className="text-zinc-400">-- a data URI</span>
+          {"\n"}  category = <span className="text-amber-300">&quot;police_evidence&quot;</span>,
+          {"\n"}{"})"}
+          {"\n"}PerformHttpRequest(
+          {"\n"}  <span className="text-amber-300">&quot;{appUrl}/api/upload&quot;</span>,
+          {"\n"}  <span className="text-sky-300">function</span>(status, res)
+          {"\n"}    print(json.decode(res).url)
+          {"\n"}  <span className="text-sky-300">end</span>, <span className="text-amber-300">&quot;POST&quot;</span>, body, {"{"}
+          {"\n"}    [<span className="text-amber-300">&quot;x-api-key&quot;</span>] = Config.StashKey,
+          {"\n"}    [<span className="text-amber-300">&quot;Content-Type&quot;</span>] = <span className="text-amber-300">&quot;application/json&quot;</span>,
+          {"\n"}  {"})"}
         </code>
       </pre>
       <figcaption className="border-t border-white/10 px-4 py-2 font-mono text-xs text-emerald-300">201 Created · url: {"{cdn}"}/f/…/police_evidence/…</figcaption>
