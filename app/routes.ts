@@ -72,6 +72,8 @@ export default [
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/servers", "routes/admin/servers.tsx"),
+    // Another owner's server, read-only, inside the admin layout (its sidebar shows All Servers).
+    route("admin/servers/:serverId", "routes/portal/server-detail.tsx", { id: "admin-server-detail" }),
     route("admin/users", "routes/admin/users.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),
   ]),

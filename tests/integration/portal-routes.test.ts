@@ -305,8 +305,9 @@ describe("analytics and admin", () => {
     expect(html).toContain("Admin Target");
     const list = await (await server.request("/admin/servers", { headers: { Cookie: admin.cookie } })).text();
     expect(list).toContain("Admin Target");
-    // View Details opens the owner's server page, which an admin may see.
-    const detail = await server.request(`/servers/${target.id}`, { headers: { Cookie: admin.cookie } });
+    // View Details opens the admin's read-only copy of the owner's server page.
+    expect(list).toContain(`href="/admin/servers/${target.id}"`);
+    const detail = await server.request(`/admin/servers/${target.id}`, { headers: { Cookie: admin.cookie } });
     expect(detail.status).toBe(200);
     expect(await detail.text()).toContain("Admin Target");
     const bad = await postForm(server, "/admin/servers", { intent: "delete", serverId: "missing" }, { cookie: admin.cookie });
@@ -380,15 +381,21 @@ describe("an admin opening another owner's server", () => {
   it("sees whose it is, read-only and without its webhook secret, and cannot change it there", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
     const theirs = await createServer(server.ctx.db, { userId: owner.user.id, name: "Owned Elsewhere" });
-    const res = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: admin.cookie } });
+    // The owner's address sends an admin to the admin copy, under the admin sidebar with All Servers current.
+    const moved = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: admin.cookie }, redirect: "manual" });
+    expect(moved.status).toBe(302);
+    expect(moved.headers.get("location")).toBe(`/admin/servers/${theirs.id}`);
+    const res = await server.request(`/admin/servers/${theirs.id}`, { headers: { Cookie: admin.cookie } });
     expect(res.status).toBe(200);
     const html = await res.text();
+    expect(html).toMatch(/<a[^>]*aria-current="page"[^>]*href="\/admin\/servers"|<a[^>]*href="\/admin\/servers"[^>]*aria-current="page"/);
+    expect(html).not.toMatch(/<a[^>]*aria-current="page"[^>]*href="\/servers"|<a[^>]*href="\/servers"[^>]*aria-current="page"/);
     expect(html).toContain("Admin view of Route Owner");
     expect(html).toContain(owner.email);
     expect(html).not.toContain("Edit Settings");
     expect(html).not.toContain(theirs.webhook_secret);
 
-    const edit = await postForm(server, `/servers/${theirs.id}`, { intent: "update", ...serverFields({ name: "Renamed By Admin" }) }, { cookie: admin.cookie });
+    const edit = await postForm(server, `/admin/servers/${theirs.id}`, { intent: "update", ...serverFields({ name: "Renamed By Admin" }) }, { cookie: admin.cookie });
     expect(edit.status).toBe(403);
     expect(readToast(edit)).toMatchObject({ type: "error" });
     const row = await server.ctx.db.selectFrom("servers").select("name").where("id", "=", theirs.id).executeTakeFirstOrThrow();
@@ -397,5 +404,7 @@ describe("an admin opening another owner's server", () => {
     const own = await (await server.request(`/servers/${theirs.id}`, { headers: { Cookie: owner.cookie } })).text();
     expect(own).toContain("Edit Settings");
     expect(own).not.toContain("Admin view of");
+    const member = await signUpAndSignIn(server);
+    expect((await server.request(`/admin/servers/${theirs.id}`, { headers: { Cookie: member.cookie }, redirect: "manual" })).status).not.toBe(200);
   });
 });

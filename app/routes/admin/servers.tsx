@@ -1,6 +1,6 @@
-import { ExternalLink, Trash2 } from "lucide-react";
+import { Eye, Trash2 } from "lucide-react";
 import { useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { PageHeader } from "~/components/portal/page-header";
 import { StatusBadge } from "~/components/servers/server-card";
 import {
@@ -122,9 +122,9 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
                     </div>
                     <div className="flex gap-2">
                       <Button asChild variant="outline" size="sm">
-                        <a href={`/servers/${s.id}`} target="_blank" rel="noopener noreferrer">
-                          <ExternalLink aria-hidden /> View Details
-                        </a>
+                        <Link to={`/admin/servers/${s.id}`}>
+                          <Eye aria-hidden /> View Details
+                        </Link>
                       </Button>
                       <Button variant="destructive" size="sm" onClick={() => setPending(s)} aria-label={`Delete ${s.name}`}>
                         <Trash2 aria-hidden /> Delete

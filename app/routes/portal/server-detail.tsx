@@ -1,5 +1,5 @@
 import { deleteServerWithFiles } from "~/services/files/delete-files.server";
-import { data, Link } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { DangerZone } from "~/components/servers/danger-zone";
@@ -42,6 +42,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const server = await findServerForViewer(context.db, user, params.serverId);
   if (!server) return data({ server: null }, { status: 404 });
+  const underAdmin = new URL(request.url).pathname.startsWith("/admin/");
+  // Each view under its own layout: an owner's in the portal, an admin's look at someone else's under Admin.
+  if (server.user_id !== user.id && !underAdmin) throw redirect(`/admin/servers/${server.id}`);
+  if (server.user_id === user.id && underAdmin) throw redirect(`/servers/${server.id}`);
   const [usage, quota, rules, categories] = await Promise.all([
     getServerUsage(context.db, server.id),
     getAccountQuota(context.db, server.user_id),
