@@ -178,6 +178,18 @@ describe("sorting and the storage breakdown", () => {
     expect(await walk("oldest")).toEqual(names);
     expect(await walk("newest")).toEqual([...names].reverse());
 
+    // Player (name or identifier, any case) and upload day filters.
+    const tagged = await viaKey(o, { player_name: "Jane Vega", player_identifier: "license:ABC" }, { data: pdf(1000), filename: "tagged.pdf" });
+    await server.ctx.db.updateTable("files").set({ created_at: new Date("2026-03-10T23:30:00Z") }).where("id", "=", tagged.id).execute();
+    const only = async (query: Record<string, string>) => (await listGalleryFiles(server.ctx.db, o.user.id, query)).files.map((f) => f.originalFilename);
+    expect(await only({ player: "jane vega" })).toEqual(["tagged.pdf"]);
+    expect(await only({ player: "LICENSE:abc" })).toEqual(["tagged.pdf"]);
+    expect(await only({ player: "Jane" })).toEqual([]);
+    expect(await only({ from: "2026-03-10", to: "2026-03-10" })).toEqual(["tagged.pdf"]);
+    expect(await only({ from: "2026-03-11", to: "2026-03-11" })).toEqual([]);
+    expect(await only({ to: "2026-03-09" })).toEqual([]);
+    await server.ctx.db.deleteFrom("files").where("id", "=", tagged.id).execute();
+
     const html = (await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text()).replace(/<!-- -->/g, "");
     expect(html.indexOf("delta.pdf")).toBeLessThan(html.indexOf("echo.pdf"));
     expect(html.indexOf("echo.pdf")).toBeLessThan(html.indexOf("Alpha.pdf"));

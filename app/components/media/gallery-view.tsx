@@ -37,6 +37,9 @@ export interface GalleryViewProps extends GalleryPageData {
   servers: { id: string; name: string }[];
   serverId: string;
   sort: string;
+  player: string;
+  from: string;
+  to: string;
   cursor: string | null;
   hasAnyFiles: boolean;
 }
@@ -76,7 +79,7 @@ export function GalleryView(props: GalleryViewProps) {
         <GallerySkeleton />
       ) : (
         // A new search or filter starts a fresh list (and fresh selection).
-        <GalleryResults key={[props.q, props.category, props.serverId, props.sort, props.cursor ?? ""].join("\u0000")} {...props} />
+        <GalleryResults key={[props.q, props.category, props.serverId, props.sort, props.player, props.from, props.to, props.cursor ?? ""].join("\u0000")} {...props} />
       )}
     </section>
   );
@@ -85,7 +88,7 @@ export function GalleryView(props: GalleryViewProps) {
 const SELECT_CLASS =
   "flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
 
-function GalleryFilters({ q, category, categories, servers, serverId, sort }: GalleryViewProps) {
+function GalleryFilters({ q, category, categories, servers, serverId, sort, player, from, to }: GalleryViewProps) {
   const submit = useSubmit();
   const form = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -95,7 +98,7 @@ function GalleryFilters({ q, category, categories, servers, serverId, sort }: Ga
     timer.current = setTimeout(() => form.current && submit(form.current, { replace: true }), SEARCH_DEBOUNCE_MS);
   };
   return (
-    <Form ref={form} method="get" role="search" className="flex flex-col gap-3 md:flex-row md:items-end">
+    <Form ref={form} method="get" role="search" className="flex flex-col gap-3 md:flex-row md:flex-wrap md:items-end">
       <div className="flex-1 space-y-1.5">
         <Label htmlFor="gallery-search">Search</Label>
         <div className="relative">
@@ -154,6 +157,23 @@ function GalleryFilters({ q, category, categories, servers, serverId, sort }: Ga
       <Button type="submit" variant="secondary">
         Search
       </Button>
+      <details className="group md:w-full md:basis-full" open={Boolean(player || from || to)}>
+        <summary className="cursor-pointer text-sm text-muted-foreground hover:text-foreground">More filters: player and date</summary>
+        <div className="mt-3 grid gap-3 sm:grid-cols-3">
+          <div className="space-y-1.5">
+            <Label htmlFor="gallery-player">Player name or identifier</Label>
+            <Input id="gallery-player" name="player" defaultValue={player} placeholder="e.g. license:abc123" onChange={submitSoon} />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="gallery-from">Uploaded from</Label>
+            <Input id="gallery-from" name="from" type="date" defaultValue={from} onChange={(event) => submit(event.currentTarget.form, { replace: true })} />
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="gallery-to">Uploaded until</Label>
+            <Input id="gallery-to" name="to" type="date" defaultValue={to} onChange={(event) => submit(event.currentTarget.form, { replace: true })} />
+          </div>
+        </div>
+      </details>
     </Form>
   );
 }
@@ -176,7 +196,7 @@ function GallerySkeleton() {
 type BulkResult = ActionResult & { changed: string[]; deleted: string[] };
 type BulkChange = { isPublic?: boolean; category?: string };
 
-function GalleryResults({ files, nextCursor, q, category, serverId, sort, hasAnyFiles, storedCategories }: GalleryViewProps) {
+function GalleryResults({ files, nextCursor, q, category, serverId, sort, player, from, to, hasAnyFiles, storedCategories }: GalleryViewProps) {
   const pager = useFetcher<GalleryPageData>();
   const remover = useFetcher<BulkResult>();
   const [layout, setLayout] = useGalleryLayout();
@@ -224,7 +244,7 @@ function GalleryResults({ files, nextCursor, q, category, serverId, sort, hasAny
   const loadMore = useRef<() => void>(() => {});
   loadMore.current = () => {
     if (!cursor || loadingMore) return;
-    const params = new URLSearchParams({ q, category, server: serverId, sort, cursor });
+    const params = new URLSearchParams({ q, category, server: serverId, sort, player, from, to, cursor });
     pager.load(`/gallery?${params}`);
   };
   useEffect(() => {
@@ -338,7 +358,7 @@ function GalleryResults({ files, nextCursor, q, category, serverId, sort, hasAny
         {cursor ? (
           <Button asChild variant="outline" aria-busy={loadingMore}>
             <Link
-              to={`/gallery?${new URLSearchParams({ q, category, server: serverId, sort, cursor })}`}
+              to={`/gallery?${new URLSearchParams({ q, category, server: serverId, sort, player, from, to, cursor })}`}
               onClick={(event) => {
                 event.preventDefault();
                 loadMore.current();

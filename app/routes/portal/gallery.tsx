@@ -23,10 +23,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = !rawCategory || rawCategory === ALL_CATEGORIES ? ALL_CATEGORIES : canonicalCategory(rawCategory);
   const cursor = params.get("cursor");
   const sort = parseGallerySort(params.get("sort"));
+  const player = normaliseSearch(params.get("player"));
+  const [from, to] = ["from", "to"].map((name) => (/^\d{4}-\d{2}-\d{2}$/.test(params.get(name) ?? "") ? params.get(name)! : ""));
   const servers = await listServersForUser(context.db, user.id);
   const serverId = servers.find((s) => s.id === params.get("server"))?.id ?? "";
   const [page, stored] = await Promise.all([
-    listGalleryFiles(context.db, user.id, { search: q, category, cursor, sort, serverId }),
+    listGalleryFiles(context.db, user.id, { search: q, category, cursor, sort, serverId, player, from, to }),
     listStoredCategories(context.db, { userId: user.id }),
   ]);
   const hasAnyFiles = page.files.length > 0 || stored.length > 0;
@@ -39,6 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     servers: servers.map((s) => ({ id: s.id, name: s.name })),
     serverId,
     sort,
+    player,
+    from,
+    to,
     cursor,
     hasAnyFiles,
     nextCursor: page.nextCursor,

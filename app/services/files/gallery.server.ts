@@ -17,6 +17,12 @@ export interface GalleryQuery {
   category?: string;
   /** Only this server's files (one of the user's). */
   serverId?: string | null;
+  /** A player, by name or identifier (license:…, discord:…), exact but case-insensitive. */
+  player?: string | null;
+  /** Uploaded on or after this UTC day (YYYY-MM-DD). */
+  from?: string | null;
+  /** Uploaded on or before this UTC day (YYYY-MM-DD). */
+  to?: string | null;
   /** Order of the list; newest first unless asked. */
   sort?: GallerySort;
   /** Opaque cursor from the previous page's `nextCursor` (of the same sort). */
@@ -63,6 +69,7 @@ interface Cursor {
 
 /** created_at::text, e.g. "2026-11-22 17:30:38.123456+00" (the offset follows the session's TimeZone). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: Cursor, sort: GallerySort = "newest"): string {
@@ -136,6 +143,10 @@ function galleryFilters(userId: string, query: GalleryQuery) {
   return (eb: ExpressionBuilder<Database, "files">) => {
     const conditions: Expression<SqlBool>[] = [eb("files.user_id", "=", userId)];
     if (query.serverId) conditions.push(eb("files.server_id", "=", query.serverId));
+    const player = query.player?.trim();
+    if (player) conditions.push(sql<SqlBool>`(lower(files.player_name) = ${player.toLowerCase()} OR lower(files.player_identifier) = ${player.toLowerCase()})`);
+    if (query.from && DAY.test(query.from)) conditions.push(sql<SqlBool>`files.created_at >= (${query.from}::date::timestamp AT TIME ZONE 'UTC')`);
+    if (query.to && DAY.test(query.to)) conditions.push(sql<SqlBool>`files.created_at < ((${query.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
     if (categories) conditions.push(sql<SqlBool>`replace(files.category, '-', '_') IN (${sql.join(categories)})`);
     if (search) {
       const pattern = likePattern(search);
