@@ -12,6 +12,7 @@ export default [
     route("status", "routes/public/status.tsx"),
     route("report", "routes/public/report.tsx"),
   ]),
+  route("v/:id", "routes/public/share.tsx"),
   route("sitemap.xml", "routes/public/sitemap.ts"),
   route("robots.txt", "routes/public/robots.ts"),
 

@@ -133,6 +133,10 @@ export interface FilesTable {
   api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** Set when an admin hid the file after a report: served 451 until restored. */
   hidden_at: NullableTimestamp;
+  /** Kept forever: the server's retention rules skip it (a paid plan's allowance; free files still go at 30 days). */
+  retention_exempt: ColumnType<boolean, boolean | undefined, boolean>;
+  /** ThumbHash placeholder (base64) of an image or a video's poster. */
+  thumbhash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type UploadVia = "api" | "portal" | "webhook" | "presigned";

@@ -10,6 +10,10 @@ export const fileRecordsAndReports = {
     await sql`ALTER TABLE files ADD COLUMN uploaded_via text NOT NULL DEFAULT 'api' CHECK (uploaded_via IN ('api', 'portal', 'webhook', 'presigned'))`.execute(db);
     await sql`ALTER TABLE files ADD COLUMN api_key_id uuid REFERENCES api_keys (id) ON DELETE SET NULL`.execute(db);
     await sql`ALTER TABLE files ADD COLUMN hidden_at timestamptz`.execute(db);
+    // "Keep forever": exempt from the server's retention rules (never from the plan's own limit).
+    await sql`ALTER TABLE files ADD COLUMN retention_exempt boolean NOT NULL DEFAULT false`.execute(db);
+    // A ThumbHash placeholder of an image or a video poster (issue 16: instant images).
+    await sql`ALTER TABLE files ADD COLUMN thumbhash text`.execute(db);
     // The Storage Manager's "largest first" and the gallery's name order, paged by keyset.
     await sql`CREATE INDEX files_user_size_idx ON files (user_id, size_bytes DESC, id)`.execute(db);
     await sql`CREATE INDEX files_user_name_idx ON files (user_id, lower(original_filename), id)`.execute(db);
@@ -39,6 +43,8 @@ export const fileRecordsAndReports = {
     await sql`DROP TABLE IF EXISTS file_reports`.execute(db);
     await sql`DROP INDEX IF EXISTS files_user_name_idx`.execute(db);
     await sql`DROP INDEX IF EXISTS files_user_size_idx`.execute(db);
+    await sql`ALTER TABLE files DROP COLUMN IF EXISTS thumbhash`.execute(db);
+    await sql`ALTER TABLE files DROP COLUMN IF EXISTS retention_exempt`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS hidden_at`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS api_key_id`.execute(db);
     await sql`ALTER TABLE files DROP COLUMN IF EXISTS uploaded_via`.execute(db);

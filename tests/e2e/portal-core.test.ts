@@ -343,7 +343,8 @@ describe("admin screens", () => {
     await page.goto(`${server.url}/admin/servers`);
     const row = page.getByTestId("admin-server-row").filter({ hasText: "Rogue Server" });
     expect(await row.textContent()).toContain("rogue.example.net");
-    expect(await row.getByRole("link", { name: "View Details" }).getAttribute("target")).toBe("_blank");
+    // View Details stays in the admin area: the owner's server, read-only, under All Servers.
+    expect(await row.getByRole("link", { name: "View Details" }).getAttribute("href")).toMatch(/^\/admin\/servers\/[^/]+$/);
     await page.screenshot({ path: screenshotPath("admin-servers"), fullPage: true });
     await shoot(context, "/admin", "admin-dashboard");
     await shoot(context, "/admin/servers", "admin-servers");

@@ -5,6 +5,8 @@ import path from "node:path";
 import { describe, expect } from "vitest";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
+import { upsertRetentionRule } from "../../app/services/retention/rules.server.ts";
+import { sweepExpiredFiles } from "../../app/services/retention/sweep.server.ts";
 import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -105,6 +107,36 @@ describe("file detail view", () => {
     expect(deleted.status).toBe(302);
     expect(deleted.headers.get("location")).toBe("/gallery");
     expect((await fetch(newUrl)).status).toBe(404);
+  });
+});
+
+describe("keep forever", () => {
+  test("a paid plan exempts a file from retention rules (from the page or retention_exempt on upload); the free plan cannot", async () => {
+    const free = await owner();
+    const freeFile = await viaKey(free, { retention_exempt: "true" });
+    expect((freeFile as unknown as { retention_exempt: boolean }).retention_exempt).toBe(false);
+    const refused = await act(free, `/gallery/${freeFile.id}`, { intent: "keepForever", keep: "on" });
+    expect(refused.status).toBe(400);
+    expect(readToast(refused)?.description).toContain("needs a paid plan");
+    expect((await detailPage(free, freeFile.id)).html).toContain("On the free plan files are kept 30 days.");
+
+    const paid = await owner();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", paid.user.id).execute();
+    const viaUpload = await viaKey(paid, { category: "bodycam", retention_exempt: "true" });
+    expect((viaUpload as unknown as { retention_exempt: boolean }).retention_exempt).toBe(true);
+    const kept = await viaKey(paid, { category: "bodycam" });
+    const neighbour = await viaKey(paid, { category: "bodycam" });
+    const ok = await act(paid, `/gallery/${kept.id}`, { intent: "keepForever", keep: "on" });
+    expect(readToast(ok)).toMatchObject({ title: "Kept forever" });
+    expect((await detailPage(paid, kept.id)).html).toContain("Never: kept forever");
+
+    await upsertRetentionRule(server.ctx.db, (await server.ctx.db.selectFrom("files").select("server_id").where("id", "=", kept.id).executeTakeFirstOrThrow()).server_id, { category: "bodycam", days: 1 });
+    const result = await sweepExpiredFiles(server.ctx, { now: new Date(Date.now() + 2 * 86_400_000) });
+    expect(result.ran).toBe(true);
+    const left = await server.ctx.db.selectFrom("files").select("id").where("user_id", "=", paid.user.id).execute();
+    expect(left.map((r) => r.id).sort()).toEqual([kept.id, viaUpload.id].sort());
+    expect(left.map((r) => r.id)).not.toContain(neighbour.id);
+    expect((await fetch(kept.url)).status).toBe(200);
   });
 });
 

@@ -47,6 +47,9 @@ export interface FileDetailData {
   /** Ready-made transform addresses of a public image (label, URL). */
   transforms: [string, string][];
   categories: string[];
+  keepForever: boolean;
+  /** The plan keeps files (paid), so a file may be exempted from retention rules. */
+  canKeepForever: boolean;
 }
 
 const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook: "Discord-style webhook", presigned: "Presigned upload link" } as const;
@@ -73,7 +76,7 @@ export function FileDetailView({ file }: { file: FileDetailData }) {
     ["Player identifier", file.playerIdentifier ? <code key="p" className="break-all text-xs">{file.playerIdentifier}</code> : "—"],
     ["Uploaded", formatDateTime(file.createdAt)],
     ["Uploaded by", file.uploadedBy],
-    ["Expires", file.expiresAt ? formatDateTime(file.expiresAt) : "Never: kept until you delete it"],
+    ["Expires", file.expiresAt ? formatDateTime(file.expiresAt) : file.keepForever ? "Never: kept forever" : "Never: kept until you delete it"],
     ["SHA-256", <code key="h" className="break-all text-xs">{file.sha256}</code>],
   ];
   return (
@@ -246,6 +249,7 @@ function FileControls({ file }: { file: FileDetailData }) {
             {categoryError ?? "The category is part of the file's URL: moving it changes the link."}
           </p>
         </category.Form>
+        <KeepForever file={file} />
         <div className="space-y-2 border-t pt-4">
           <Button variant="destructive" onClick={() => setConfirming(true)} disabled={remover.state !== "idle"}>
             <Trash2 aria-hidden />
@@ -271,5 +275,26 @@ function FileControls({ file }: { file: FileDetailData }) {
         </AlertDialog>
       </CardContent>
     </Card>
+  );
+}
+
+/** "Keep forever": retention rules skip the file. Paid plans only; the free plan's 30 days are its limit. */
+function KeepForever({ file }: { file: FileDetailData }) {
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <fetcher.Form method="post" className="space-y-2">
+      <input type="hidden" name="intent" value="keepForever" />
+      <input type="hidden" name="keep" value={file.keepForever ? "off" : "on"} />
+      <p className="text-sm text-muted-foreground">
+        {file.canKeepForever
+          ? file.keepForever
+            ? "Kept forever: your retention rules skip this file."
+            : "Your server's retention rules may delete this file. Keep it forever to exempt it."
+          : "On the free plan files are kept 30 days. Paid plans keep files and can exempt one from retention rules."}
+      </p>
+      <Button type="submit" variant="outline" disabled={!file.canKeepForever || fetcher.state !== "idle"}>
+        {file.keepForever ? "Let retention rules apply" : "Keep forever"}
+      </Button>
+    </fetcher.Form>
   );
 }

@@ -1,4 +1,4 @@
-import { Download, Eye, Link2 } from "lucide-react";
+import { Download, Eye, Link2, Share2 } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Link } from "react-router";
@@ -17,6 +17,7 @@ export interface MediaCardFile {
   sizeBytes: number;
   playerName: string | null;
   serverName?: string;
+  thumbhash?: string | null;
   createdAt: string;
   isPublic: boolean;
   /** Public CDN URL, or the owner-only portal URL of a private file. */
@@ -42,7 +43,7 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
           onClick={onPreview}
           aria-label={`Preview ${file.originalFilename}`}
         >
-          <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} className="aspect-video w-full" />
+          <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} thumbhash={file.thumbhash} className="aspect-video w-full" />
         </button>
         <div className="absolute left-2 top-2 rounded bg-background/80 p-1">
           <Checkbox
@@ -79,9 +80,14 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
             <Download aria-hidden />
             Download
           </Button>
-          <Button size="sm" variant="ghost" onClick={() => copyText(file.shareUrl)} aria-label={`Copy URL of ${file.originalFilename}`}>
+          <Button size="sm" variant="ghost" onClick={() => copyText(file.shareUrl)} aria-label={`Copy URL of ${file.originalFilename}`} title="Copy the file's URL">
             <Link2 aria-hidden />
           </Button>
+          {file.isPublic ? (
+            <Button size="sm" variant="ghost" onClick={() => copyText(`${window.location.origin}/v/${file.id}`)} aria-label={`Copy share page of ${file.originalFilename}`} title="Copy the share page, which embeds in Discord">
+              <Share2 aria-hidden />
+            </Button>
+          ) : null}
         </div>
       </div>
     </Card>

@@ -43,7 +43,7 @@ export function MediaList({
               </td>
               <td className="p-2">
                 <button type="button" onClick={() => onPreview(index)} aria-label={`Preview ${file.originalFilename}`} className="block rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-                  <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} className="size-10 rounded object-cover" />
+                  <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} thumbhash={file.thumbhash} className="size-10 rounded object-cover" />
                 </button>
               </td>
               <td className="max-w-0 p-2">

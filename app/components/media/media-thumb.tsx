@@ -1,5 +1,6 @@
 import { FileText, Film, ImageOff, Music } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { thumbHashToDataURL } from "thumbhash";
 import { thumbnailUrl } from "~/lib/file-actions";
 import { mediaKind } from "~/lib/media-kind";
 import { cn } from "~/lib/utils";
@@ -9,17 +10,32 @@ interface MediaThumbProps {
   mimeType: string;
   alt: string;
   className?: string;
+  /** ThumbHash (base64) drawn, blurred, until the thumbnail has loaded. */
+  thumbhash?: string | null;
+}
+
+/** The placeholder image of a ThumbHash, or undefined for none or a malformed one. */
+function placeholderUrl(thumbhash: string | null | undefined): string | undefined {
+  if (!thumbhash) return undefined;
+  try {
+    return thumbHashToDataURL(Uint8Array.from(atob(thumbhash), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A card's preview: the 320 px thumbnail (poster for video), or an icon when there is none. */
-export function MediaThumb({ id, mimeType, alt, className }: MediaThumbProps) {
+export function MediaThumb({ id, mimeType, alt, className, thumbhash }: MediaThumbProps) {
   const kind = mediaKind(mimeType);
   const [failed, setFailed] = useState(false);
+  const [loaded, setLoaded] = useState(false);
+  const placeholder = useMemo(() => placeholderUrl(thumbhash), [thumbhash]);
   const img = useRef<HTMLImageElement>(null);
   // An image that failed before hydration never fires onError for React; look at it once.
   useEffect(() => {
     const el = img.current;
     if (el && el.complete && el.naturalWidth === 0) setFailed(true);
+    else if (el?.complete) setLoaded(true);
   }, []);
 
   const wantsImage = kind === "image" || kind === "video";
@@ -32,7 +48,11 @@ export function MediaThumb({ id, mimeType, alt, className }: MediaThumbProps) {
     );
   }
   return (
-    <div className={cn("relative overflow-hidden bg-muted", className)}>
+    <div
+      className={cn("relative overflow-hidden bg-muted bg-cover bg-center", className)}
+      style={placeholder && !loaded ? { backgroundImage: `url(${placeholder})` } : undefined}
+      data-placeholder={placeholder && !loaded ? "" : undefined}
+    >
       <img
         ref={img}
         src={thumbnailUrl(id)}
@@ -41,6 +61,7 @@ export function MediaThumb({ id, mimeType, alt, className }: MediaThumbProps) {
         decoding="async"
         className="h-full w-full object-cover"
         onError={() => setFailed(true)}
+        onLoad={() => setLoaded(true)}
       />
       {kind === "video" ? (
         <span className="absolute bottom-1 right-1 rounded bg-black/70 p-1 text-white">

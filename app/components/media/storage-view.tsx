@@ -31,6 +31,7 @@ interface StorageFile {
   playerName: string | null;
   serverName: string;
   category: string;
+  thumbhash: string | null;
   createdAt: string;
 }
 
@@ -201,7 +202,7 @@ function StorageRow({ file }: { file: StorageFile }) {
   return (
     <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="storage-row" aria-busy={deleting}>
       <div className="flex min-w-0 items-center gap-3">
-        <MediaThumb id={file.id} mimeType={file.mimeType} alt="" className="size-12 shrink-0 rounded object-cover" />
+        <MediaThumb id={file.id} mimeType={file.mimeType} alt="" thumbhash={file.thumbhash} className="size-12 shrink-0 rounded object-cover" />
         <div className="min-w-0">
           <Link to={`/gallery/${file.id}`} className="block truncate font-medium hover:underline" title={file.originalFilename}>
             {file.originalFilename}

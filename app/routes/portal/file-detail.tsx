@@ -2,13 +2,15 @@ import { data } from "react-router";
 import { FileDetailView, uploadedByLabel } from "~/components/media/file-detail-view";
 import { pageTitle } from "~/lib/site";
 import { requireUser } from "~/http/guards.server";
-import { actionFail } from "~/http/action-results.server";
 import { runFileAction } from "~/http/file-actions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
 import { isRasterImage } from "~/services/media/images.server";
-import { fileExpiries } from "~/services/retention/expiry.server";
+import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
+import { actionFail, actionOk } from "~/http/action-results.server";
 import { listStoredCategories } from "~/services/servers/categories.server";
 import type { Route } from "./+types/file-detail";
 
@@ -16,18 +18,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const file = await findFileDetails(context.db, user.id, params.fileId);
   if (!file) throw data("File not found", { status: 404 });
-  const [expiries, stored] = await Promise.all([fileExpiries(context.db, [file.id]), listStoredCategories(context.db, { userId: user.id })]);
+  const [expiries, stored, planDays] = await Promise.all([
+    fileExpiries(context.db, [file.id]),
+    listStoredCategories(context.db, { userId: user.id }),
+    planRetentionDays(context.db, user.id),
+  ]);
   const url = shareUrl(context.config, file);
+  const sharePage: [string, string] = ["Share page (shows the file in Discord embeds)", `${context.config.appUrl}/v/${file.id}`];
   const transforms: [string, string][] =
     file.isPublic && isRasterImage(file.mimeType)
       ? [
+          sharePage,
           ["Original", url],
           ["Thumbnail (320 px WebP)", `${url}?w=320&format=webp`],
           ["Medium (800 px WebP)", `${url}?w=800&format=webp`],
           ["Full size as WebP", `${url}?format=webp`],
         ]
       : file.isPublic
-        ? [["Original", url]]
+        ? [sharePage, ["Original", url]]
         : [];
   return {
     file: {
@@ -39,6 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       shareUrl: url,
       transforms,
       categories: stored.map((c) => c.category),
+      canKeepForever: planDays === null,
     },
   };
 }
@@ -52,6 +61,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
     if (!deleted) return actionFail("Error deleting file", "Failed to delete file", 404);
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
+  }
+  if (form.get("intent") === "keepForever") {
+    const keep = form.get("keep") === "on";
+    try {
+      if (!(await setKeepForever(context.db, user.id, params.fileId, keep))) return actionFail("Error", "File not found", 404);
+    } catch (error) {
+      if (!isDomainError(error, "plan_unavailable")) throw error;
+      return actionFail("Error", error.message, ERROR_STATUS[error.code]);
+    }
+    return actionOk({ type: "success", title: keep ? "Kept forever" : "Retention rules apply", description: keep ? "Retention rules will not delete this file." : "The server's retention rules apply to this file again." });
   }
   return runFileAction(context, user.id, form);
 }

@@ -57,6 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       serverName: file.serverName,
       width: file.width,
       height: file.height,
+      thumbhash: file.thumbhash,
       createdAt: file.createdAt,
       isPublic: file.isPublic,
       shareUrl: shareUrl(context.config, file),

@@ -39,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       playerName: file.playerName,
       serverName: file.serverName,
       category: file.category,
+      thumbhash: file.thumbhash,
       createdAt: file.createdAt,
     })),
   };

@@ -30,6 +30,7 @@ export interface FileDetails {
   /** The key's name; null for the portal, a webhook, or a key deleted since. */
   keyName: string | null;
   hidden: boolean;
+  keepForever: boolean;
 }
 
 export async function findFileDetails(db: Db, userId: string, fileId: string): Promise<FileDetails | undefined> {
@@ -66,6 +67,7 @@ export async function findFileDetails(db: Db, userId: string, fileId: string): P
     uploadedVia: row.uploaded_via,
     keyName: row.key_name,
     hidden: row.hidden_at !== null,
+    keepForever: row.retention_exempt,
   };
 }
 

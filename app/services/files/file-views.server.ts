@@ -32,6 +32,8 @@ export function toFileView(cdnBaseUrl: string, file: FileRecord) {
     metadata: file.metadata,
     uploaded_at: file.created_at.toISOString(),
     expires_at: file.expires_at ? file.expires_at.toISOString() : null,
+    retention_exempt: file.retention_exempt,
+    thumbhash: file.thumbhash,
   };
 }
 

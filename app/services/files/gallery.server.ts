@@ -50,6 +50,7 @@ export interface GalleryFile {
   isPublic: boolean;
   width: number | null;
   height: number | null;
+  thumbhash: string | null;
   createdAt: string;
 }
 
@@ -126,6 +127,7 @@ const GALLERY_COLUMNS = [
   "files.is_public",
   "files.width",
   "files.height",
+  "files.thumbhash",
   "files.created_at",
 ] as const;
 
@@ -262,6 +264,7 @@ export async function listGalleryFiles(db: Db, userId: string, query: GalleryQue
       isPublic: row.is_public,
       width: row.width,
       height: row.height,
+      thumbhash: row.thumbhash,
       createdAt: new Date(row.created_at).toISOString(),
     })),
     nextCursor: rows.length > limit && last ? encodeCursor({ at: last.created_at_text, id: last.id }, query.sort) : null,

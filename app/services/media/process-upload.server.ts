@@ -15,6 +15,7 @@ import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/
 import { readSource, readTail } from "~/services/media/source.server";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "~/services/media/transforms.server";
 import { mediaTools } from "~/services/media/tools.server";
+import { computeThumbHash } from "~/services/media/thumbhash.server";
 import { canRewrite, extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
@@ -61,6 +62,8 @@ export interface ProcessedUpload extends StoredUpload {
   metadataStripped: string[];
   /** Set when personal metadata could not be removed (an encrypted PDF), for the upload answer. */
   metadataWarning?: string;
+  /** A ThumbHash placeholder of an image or a video's poster (base64), or null. */
+  thumbhash: string | null;
 }
 
 /** PNG and JPEG screenshots are worth re-encoding; WebP keeps their look at a fraction of the bytes. */
@@ -86,12 +89,12 @@ export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload
   if (isRasterImage(mime)) return processImage(deps, upload, settings);
   if (mime.startsWith("video/") || mime.startsWith("audio/")) return processAudioVideo(deps, upload, settings);
   if (mime === "application/pdf" && settings.stripMetadata) return processPdf(deps, upload, settings);
-  return { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
+  return { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
 }
 
 /** A PDF rewritten without its author, producer and XMP fields; one that cannot be is kept, with a warning. */
 async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
-  const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
+  const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
   // The tail first: a file that cannot be rewritten is never read whole. Rewrites hold the whole
   // document in memory (pdf-lib), so they share the media slots: 20 large PDFs at once are not 20 copies.
   const tail = await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES);
@@ -127,6 +130,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     }
     // Decoding for the thumbnail is also what finds truncated or corrupt pixel data.
     const thumb = await encodeImage(replacement?.data ?? source, THUMBNAIL_SPEC, limits);
+    const thumbhash = await computeThumbHash(thumb.data);
 
     let stored: StoredUpload = upload;
     if (replacement) {
@@ -148,7 +152,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     if (stored.storageKey !== upload.storageKey) await deps.blobs.delete(upload.storageKey);
     // A re-encode (WebP or strip) carries none of the original's metadata.
     const metadataStripped = replacement ? info.metadataKinds : [];
-    return { ...stored, width: info.width, height: info.height, durationMs: null, variants: [thumbVariant], metadataStripped };
+    return { ...stored, width: info.width, height: info.height, durationMs: null, variants: [thumbVariant], metadataStripped, thumbhash };
   } catch (error) {
     await Promise.all(written.map((key) => deps.blobs.delete(key).catch(() => undefined)));
     throw error;
@@ -184,7 +188,7 @@ async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: stri
 async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
   const tools = await mediaTools(deps.config);
   // What is known so far; after a remux it names the remuxed bytes, which are then in the store.
-  let details: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [] };
+  let details: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
   const written: string[] = [];
   try {
     return await withLocalFile(deps.blobs, upload.storageKey, (original) =>
@@ -204,7 +208,7 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
             if (stripMetadata) metadataStripped = tags;
           }
         }
-        details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [], metadataStripped };
+        details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [], metadataStripped, thumbhash: null };
         const limits = imageLimits(deps.config);
         if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return details;
         const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
@@ -215,7 +219,7 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
         const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
         written.push(thumbVariant.storage_key);
-        return { ...details, variants: [posterVariant, thumbVariant] };
+        return { ...details, variants: [posterVariant, thumbVariant], thumbhash: await computeThumbHash(thumb.data) };
       }),
     );
   } catch (error) {

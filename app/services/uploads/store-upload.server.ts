@@ -69,6 +69,7 @@ export interface StoredUpload {
   /** What processing removed from the bytes (the upload answer's `metadata_stripped`). */
   metadataStripped?: string[];
   metadataWarning?: string;
+  thumbhash?: string | null;
 }
 
 
@@ -233,7 +234,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
         .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
         .where("id", "=", target.serverId)
         .execute();
-      const expiresAt = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, now });
+      const { expiresAt, keepForever } = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, keepForever: fields.retentionExempt, now });
       const rows = await trx
         .insertInto("files")
         .values(
@@ -250,12 +251,14 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
             width: u.width,
             height: u.height,
             duration_ms: u.durationMs,
+            thumbhash: u.thumbhash ?? null,
             is_public: fields.isPublic ?? target.defaultPublic,
             player_name: target.forced?.playerName ?? fields.playerName ?? null,
             player_identifier: target.forced?.playerIdentifier ?? fields.playerIdentifier ?? null,
             metadata: JSON.stringify(fields.metadata ?? {}),
             created_at: now,
             expires_at: expiresAt,
+            retention_exempt: keepForever,
             uploaded_via: target.source.via,
             api_key_id: target.source.keyId,
           })),
@@ -322,6 +325,7 @@ async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload
     durationMs: processed.durationMs,
     metadataStripped: processed.metadataStripped,
     metadataWarning: processed.metadataWarning,
+    thumbhash: processed.thumbhash,
     variants: processed.variants.map((v) => ({
       variant: v.variant,
       storageKey: v.storage_key,

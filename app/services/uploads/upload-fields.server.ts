@@ -15,6 +15,8 @@ export interface UploadFields {
   /** The display name the client gave; stored names are always generated. */
   filename?: string;
   serverId?: string;
+  /** Keep forever (Fivemanage's `retentionExempt`); honoured on paid plans. */
+  retentionExempt?: boolean;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -84,6 +86,7 @@ export function parseUploadFields(source: Record<string, unknown>): UploadFields
   return {
     category: category === undefined ? undefined : sanitiseCategory(category),
     isPublic: parseBoolean(source.is_public ?? source.isPublic ?? source.public),
+    retentionExempt: parseBoolean(source.retention_exempt ?? source.retentionExempt),
     // Shown on screens, so cleaned like every typed text (tags, scripts, handlers stripped); ids are matched, so kept as sent.
     playerName: cleanedText(shortText(source.player_name ?? source.playerName, "player_name", 100)),
     playerIdentifier: shortText(source.player_identifier ?? source.playerIdentifier, "player_identifier", 200),
