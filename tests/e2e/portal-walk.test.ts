@@ -144,6 +144,41 @@ describe("the portal walked as an owner, at 1366 and 375 px", () => {
   }
 });
 
+describe("placeholders before thumbnails", () => {
+  it("draws each image's ThumbHash while its thumbnail is still on the way, then the thumbnail", async () => {
+    const owner = await signUpAndSignIn(server, { displayName: "Slow Network" });
+    const serverId = (await createServer(server.ctx.db, { userId: owner.user.id, name: "Paleto RP" })).id;
+    const context = await signedInBrowserContext(browser, server, owner, { viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    try {
+      for (const seed of [11, 12, 13]) {
+        const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${serverId}`, {
+          headers: { Origin: server.url },
+          multipart: { file: { name: `street-${seed}.png`, mimeType: "image/png", buffer: await gameScreenshot(960, 540, seed, "png") } },
+        });
+        expect(res.status()).toBe(201);
+      }
+      // Thumbnails held back, as on a slow phone connection.
+      const held: (() => Promise<void>)[] = [];
+      await page.route("**/api/media/*?thumb=1", (route) => {
+        held.push(() => route.continue());
+      });
+      await page.goto(`${server.url}/gallery`);
+      await page.getByTestId("media-card").nth(2).waitFor();
+      const placeholders = page.locator("[data-placeholder]");
+      await expect.poll(() => placeholders.count()).toBe(3);
+      for (const style of await placeholders.evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundImage))) {
+        expect(style).toMatch(/^url\("data:image\/png;base64,/);
+      }
+      await shoot(page, "gallery-placeholders");
+      await Promise.all(held.map((release) => release()));
+      await expect.poll(() => placeholders.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
+
 describe("a new owner's first steps, settings and keys", () => {
   it("ticks the checklist from real actions, enforces the key's permissions, changes the password and signs out a device", async () => {
     const newcomer = await signUpAndSignIn(server, { displayName: "New Owner", password: "first password 1" });
