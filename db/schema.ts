@@ -137,6 +137,10 @@ export interface FilesTable {
   retention_exempt: ColumnType<boolean, boolean | undefined, boolean>;
   /** ThumbHash placeholder (base64) of an image or a video's poster. */
   thumbhash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Queued for an MP4 copy (docs/decisions/076); cleared once made. */
+  mp4_wanted_at: NullableTimestamp;
+  /** The copy could not be made within the cap; not retried. */
+  mp4_failed_at: NullableTimestamp;
 }
 
 export type UploadVia = "api" | "portal" | "webhook" | "presigned";

@@ -7,7 +7,7 @@ import { recordDownload } from "~/services/api-keys/key-usage.server";
 import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, withoutHostHeaders } from "~/http/file-serving.server";
 import { toFileView } from "~/services/files/file-views.server";
-import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
+import { MP4_COPY_VARIANT, POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
 import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "~/services/files/private-access.server";
 
 const REDIRECT_TTL_S = 600;
@@ -91,6 +91,8 @@ export async function fileMetadataResponse(ctx: AppContext, request: KeyedReques
   const media = {
     thumbnail_url: thumbnail ? `${view.url}?w=${THUMBNAIL_SPEC.width}&format=${THUMBNAIL_SPEC.format}` : null,
     poster_url: names.has(POSTER_VARIANT) ? `${view.url}?format=webp` : null,
+    // The H.264 copy of a WebM/MOV video, once the background encode made it (null until then).
+    mp4_url: names.has(MP4_COPY_VARIANT) ? `${view.url}?format=mp4` : null,
     download_url: `${ctx.config.appUrl}/api/download/${file.id}`,
   };
   return apiSuccess({ ...view, ...media, file: { ...view, ...media }, data: { ...view, ...media } });

@@ -13,7 +13,8 @@ import type { BodySource, FileBodyCache } from "~/services/files/body-cache.serv
 import { filePathKey, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
 import { isRasterImage } from "~/services/media/images.server";
-import { getOrCreateVariant, parseTransform, type ServedVariant } from "~/services/media/transforms.server";
+import { findVariant, getOrCreateVariant, MP4_COPY_VARIANT, parseTransform, type ServedVariant } from "~/services/media/transforms.server";
+import { requestVideoCopy } from "~/services/media/video-copies.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { routeLabel } from "~/services/platform/metrics.server";
 import { recordRequest, requestIdOf } from "~/http/access-log.server";
@@ -117,8 +118,10 @@ export function createFilePathHandler(deps: FilePathDeps) {
     if (file.hidden_at) return sendError(res, requestId, ERRORS.fileHidden());
 
     const isVideo = file.mime_type.startsWith("video/");
+    // ?format=mp4 (or format=auto from a browser that cannot play WebM) asks for the video's MP4 copy.
+    const videoFormat = isVideo ? videoFormatRequest(query, req.headers["user-agent"]) : null;
     // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.
-    const transform = parseTransform(query, req.headers.accept, isVideo ? "image/webp" : file.mime_type);
+    const transform = videoFormat ? ({ kind: "none" } as const) : parseTransform(query, req.headers.accept, isVideo ? "image/webp" : file.mime_type);
     if (transform.kind === "invalid") return sendError(res, requestId, new DomainError("invalid_transform", transform.message));
     if (transform.kind === "transform" && !isRasterImage(file.mime_type) && !isVideo) {
       return sendError(res, requestId, new DomainError("not_an_image", "Transforms are only available for images"));
@@ -128,7 +131,18 @@ export function createFilePathHandler(deps: FilePathDeps) {
     let target = servableOriginal(file);
     let bodyKey = filePathKey(file.server_id, file.category, file.filename);
     let fresh: Buffer | undefined;
-    const options: ServingOptions = {};
+    const options: ServingOptions = { varyUserAgent: videoFormat?.varyUserAgent };
+    if (videoFormat?.copy && file.mime_type !== "video/mp4") {
+      const copy = await findVariant(ctx.db, file.id, MP4_COPY_VARIANT);
+      if (copy) {
+        storageKey = copy.storage_key;
+        target = servableVariant(file, copy);
+        bodyKey = `${bodyKey}?${MP4_COPY_VARIANT}`;
+      } else {
+        // The first request gets the original while the copy is made in the background.
+        requestVideoCopy(ctx.db, file).catch((error: unknown) => ctx.logger.warn({ err: error, fileId: file.id }, "could not queue an MP4 copy"));
+      }
+    }
     if (transform.kind === "transform") {
       let variant: ServedVariant;
       try {
@@ -239,4 +253,18 @@ export function createFilePathHandler(deps: FilePathDeps) {
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * What a video request asks for: `format=mp4` its MP4 copy; `format=auto` (no size asked) the copy
+ * for Safari, which cannot play WebM everywhere (iPhones), and the original for everyone else. Null
+ * for other requests (sizes and formats of a video apply to its poster frame).
+ */
+export function videoFormatRequest(query: URLSearchParams, userAgent: string | undefined): { copy: boolean; varyUserAgent: boolean } | null {
+  const format = query.get("format");
+  if (format === "mp4") return { copy: true, varyUserAgent: false };
+  if (format !== "auto" || query.has("w") || query.has("h") || query.has("preset")) return null;
+  const ua = userAgent ?? "";
+  const safari = /Safari\//.test(ua) && !/(Chrome|Chromium|CriOS|FxiOS|Edg|OPR|Android)\//.test(ua);
+  return { copy: safari || /iPhone|iPad|iPod/.test(ua), varyUserAgent: true };
 }

@@ -73,6 +73,8 @@ export interface ServingOptions {
   forceAttachment?: boolean;
   /** Responses whose body depends on the Accept header (format=auto). */
   varyAccept?: boolean;
+  /** Responses whose body depends on the User-Agent (a video's format=auto: MP4 for Safari). */
+  varyUserAgent?: boolean;
 }
 
 export type ServingPlan =
@@ -163,7 +165,8 @@ export function fileHeaders(file: ServableFile, options: ServingOptions = {}): R
     "Access-Control-Expose-Headers": "Content-Length, Content-Range, Content-Disposition, ETag",
     "Cross-Origin-Resource-Policy": "cross-origin",
   };
-  if (options.varyAccept) headers.Vary = "Accept";
+  const vary = [options.varyAccept ? "Accept" : null, options.varyUserAgent ? "User-Agent" : null].filter(Boolean);
+  if (vary.length) headers.Vary = vary.join(", ");
   return headers;
 }
 

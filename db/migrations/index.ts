@@ -7,6 +7,7 @@ import { storageReports } from "./0005-storage-reports.ts";
 import { onDemandVariants } from "./0006-on-demand-variants.ts";
 import { fileRecordsAndReports } from "./0007-file-records-and-reports.ts";
 import { statusSamples } from "./0008-status-samples.ts";
+import { videoCopies } from "./0009-video-copies.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006-on-demand-variants": onDemandVariants,
   "0007-file-records-and-reports": fileRecordsAndReports,
   "0008-status-samples": statusSamples,
+  "0009-video-copies": videoCopies,
 };

@@ -55,10 +55,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one job queue across two instan
       { name: BACKGROUND_JOBS.sessionPurge, cron: "17 * * * *" },
       { name: BACKGROUND_JOBS.statusSample, cron: "*/5 * * * *" },
       { name: BACKGROUND_JOBS.storageReconcile, cron: "41 * * * *" },
+      { name: BACKGROUND_JOBS.videoCopies, cron: "* * * * *" },
     ]);
     // The runs both instances queued at start are done, none failed.
     await waitFor(async () => (await jobStates()).every((job) => job.state === "completed"));
-    expect((await jobStates()).length).toBeGreaterThanOrEqual(5);
+    expect((await jobStates()).length).toBeGreaterThanOrEqual(6);
     // Both instances sampled health at start: one row per five-minute slot.
     const samples = await a.ctx.db.selectFrom("status_samples").select(["ok"]).execute();
     expect(samples.length).toBeGreaterThanOrEqual(1);

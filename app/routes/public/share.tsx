@@ -6,6 +6,7 @@ import { mediaKind } from "~/lib/media-kind";
 import { findFileById } from "~/services/files/lookup.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage } from "~/services/media/images.server";
+import { findVariant, MP4_COPY_VARIANT } from "~/services/media/transforms.server";
 import type { Route } from "./+types/share";
 
 /**
@@ -18,6 +19,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if (!file || !file.is_public || file.hidden_at) throw data("File not found", { status: 404 });
   const url = fileUrl(context.config.cdnBaseUrl, file);
   const kind = mediaKind(file.mime_type);
+  // Discord and iPhones play H.264 where WebM fails: the MP4 copy, once made, is what the card points at.
+  const copy = kind === "video" && file.mime_type !== "video/mp4" ? await findVariant(context.db, file.id, MP4_COPY_VARIANT) : undefined;
   // A video's transforms apply to its poster frame, so one address gives its preview image.
   const image = isRasterImage(file.mime_type) ? url : kind === "video" ? `${url}?w=1280&format=webp` : null;
   return data(
@@ -34,6 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         height: file.height,
         createdAt: new Date(file.created_at).toISOString(),
         url,
+        video: copy ? { url: `${url}?format=mp4`, type: "video/mp4" } : { url, type: file.mime_type },
         image,
         kind,
       },
@@ -68,9 +72,9 @@ export function meta({ loaderData }: Route.MetaArgs) {
     ...(file.image ? [{ property: "og:image", content: file.image }, ...(file.kind === "image" ? size("og:image") : [])] : []),
     ...(file.kind === "video"
       ? [
-          { property: "og:video", content: file.url },
-          { property: "og:video:secure_url", content: file.url },
-          { property: "og:video:type", content: file.mimeType },
+          { property: "og:video", content: file.video.url },
+          { property: "og:video:secure_url", content: file.video.url },
+          { property: "og:video:type", content: file.video.type },
           ...size("og:video"),
         ]
       : []),
@@ -88,7 +92,7 @@ export default function SharePage({ loaderData }: Route.ComponentProps) {
     <main className="mx-auto flex min-h-screen max-w-5xl flex-col gap-4 px-4 py-8 sm:px-6">
       <div className="flex min-h-48 items-center justify-center overflow-hidden rounded-lg bg-black/80">
         {file.kind === "image" ? <img src={file.url} alt={file.name} width={file.width ?? undefined} height={file.height ?? undefined} className="max-h-[80vh] h-auto w-auto object-contain" /> : null}
-        {file.kind === "video" ? <video src={file.url} poster={file.image ?? undefined} controls playsInline className="max-h-[80vh] w-full" aria-label={file.name} /> : null}
+        {file.kind === "video" ? <video src={file.video.url} poster={file.image ?? undefined} controls playsInline className="max-h-[80vh] w-full" aria-label={file.name} /> : null}
         {file.kind === "audio" ? <audio src={file.url} controls className="w-full p-6" aria-label={file.name} /> : null}
         {file.kind === "document" ? <p className="p-10 text-zinc-300">No preview for this file type</p> : null}
       </div>

@@ -7,6 +7,7 @@ import { sweepExpiredFiles } from "~/services/retention/sweep.server";
 import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
+import { makeVideoCopies } from "~/services/media/video-copies.server";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
 export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
@@ -26,13 +27,14 @@ export const BACKGROUND_JOBS = {
   storageReconcile: "storage-reconcile",
   resumableCleanup: "resumable-cleanup",
   statusSample: "status-sample",
+  videoCopies: "video-copies",
 } as const;
 
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
  * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
  * expired sessions, the storage reconciler (leftovers of interrupted uploads, blobs without
- * rows) and the removal of resumable uploads abandoned for a day, hourly; a health sample for /status every five minutes. Each also runs at start (which finishes what a crash interrupted).
+ * rows) and the removal of resumable uploads abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of queued videos every minute, one encode at a time. Each also runs at start (which finishes what a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [
@@ -71,6 +73,16 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
       runAtStart: true,
       expireInSeconds: 4 * 60,
       run: () => recordStatusSample(ctx),
+    },
+    {
+      name: BACKGROUND_JOBS.videoCopies,
+      cron: "* * * * *",
+      runAtStart: true,
+      expireInSeconds: 30 * 60,
+      run: async (signal) => {
+        const made = await makeVideoCopies(ctx, signal);
+        if (made) ctx.logger.info({ made }, "made MP4 copies of videos");
+      },
     },
     {
       name: BACKGROUND_JOBS.storageReconcile,

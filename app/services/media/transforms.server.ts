@@ -240,6 +240,8 @@ async function createVariant(
 }
 
 export const POSTER_VARIANT = "poster.webp";
+/** A video's MP4 copy: counted in usage like on-demand variants, never evicted by them. */
+export const MP4_COPY_VARIANT = "copy.mp4";
 
 export async function storeVariant(
   deps: Pick<VariantDeps, "db" | "blobs">,
@@ -298,6 +300,7 @@ async function storeOnDemandVariant(
       .select("variant")
       .where("file_id", "=", file.id)
       .where("on_demand", "=", true)
+      .where("variant", "<>", MP4_COPY_VARIANT)
       .orderBy("last_used_at", "desc")
       .orderBy("created_at", "desc")
       .limit(1000)

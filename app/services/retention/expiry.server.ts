@@ -28,7 +28,7 @@ export async function planRetentionDays(db: Db, userId: string): Promise<number 
  * plan, never on paid plans) and the server's retention rule for the category, which a file kept
  * forever skips (paid plans only). Null keeps it. The upload path stores this in files.expires_at.
  */
-export async function computeFileExpiry(db: Db, input: FileExpiryInput): Promise<{ expiresAt: Date | null; keepForever: boolean }> {
+export async function computeFileExpiry(db: Db, input: FileExpiryInput): Promise<{ expiresAt: Date | null; keepForever: boolean; paidPlan: boolean }> {
   const now = input.now ?? new Date();
   const [planDays, rule] = await Promise.all([
     planRetentionDays(db, input.userId),
@@ -41,8 +41,9 @@ export async function computeFileExpiry(db: Db, input: FileExpiryInput): Promise
   ]);
   const keepForever = Boolean(input.keepForever) && planDays === null;
   const candidates = [planDays, keepForever ? null : rule?.days].filter((d): d is number => typeof d === "number" && d > 0);
-  if (candidates.length === 0) return { expiresAt: null, keepForever };
-  return { expiresAt: new Date(now.getTime() + Math.min(...candidates) * DAY_MS), keepForever };
+  const paidPlan = planDays === null;
+  if (candidates.length === 0) return { expiresAt: null, keepForever, paidPlan };
+  return { expiresAt: new Date(now.getTime() + Math.min(...candidates) * DAY_MS), keepForever, paidPlan };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
+import { wantsMp4Copy } from "~/services/media/video.server";
 import { randomString } from "~/services/platform/ids.server";
 import { computeFileExpiry } from "~/services/retention/expiry.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
@@ -234,7 +235,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
         .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
         .where("id", "=", target.serverId)
         .execute();
-      const { expiresAt, keepForever } = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, keepForever: fields.retentionExempt, now });
+      const { expiresAt, keepForever, paidPlan } = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, keepForever: fields.retentionExempt, now });
       const rows = await trx
         .insertInto("files")
         .values(
@@ -259,6 +260,8 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
             created_at: now,
             expires_at: expiresAt,
             retention_exempt: keepForever,
+            // Paid plans get their MP4 copy made in the background at once; free ones on first request.
+            mp4_wanted_at: paidPlan && wantsMp4Copy(u.mimeType) ? now : null,
             uploaded_via: target.source.via,
             api_key_id: target.source.keyId,
           })),

@@ -1,0 +1,126 @@
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createReadStream } from "node:fs";
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { BlobStore } from "../../../storage/blob-store";
+import type { Config } from "~/services/platform/env.server";
+import type { Logger } from "~/services/platform/logger.server";
+import { readSource } from "~/services/media/source.server";
+import { mediaTools } from "~/services/media/tools.server";
+import { findVariant, MP4_COPY_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
+import { encodeMp4Copy, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
+
+export interface VideoCopyDeps {
+  db: Db;
+  blobs: BlobStore;
+  config: Pick<Config, "FFMPEG_PATH" | "FFPROBE_PATH">;
+  logger: Logger;
+}
+
+/**
+ * Queues a video for its MP4 copy (a free plan's first `?format=mp4` request); nothing happens for a
+ * file that has one, is queued, failed before, or does not need one.
+ */
+export async function requestVideoCopy(db: Db, file: { id: string; mime_type: string }): Promise<void> {
+  if (!wantsMp4Copy(file.mime_type)) return;
+  await db
+    .updateTable("files")
+    .set({ mp4_wanted_at: new Date() })
+    .where("id", "=", file.id)
+    .where("mp4_wanted_at", "is", null)
+    .where("mp4_failed_at", "is", null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("file_variants").select("variant").where("file_id", "=", file.id).where("variant", "=", MP4_COPY_VARIANT))))
+    .execute();
+}
+
+type Outcome = "made" | "failed" | "idle";
+
+async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-mp4-"));
+  try {
+    return await work(dir);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const markFailed = (db: Db, id: string) => db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date() }).where("id", "=", id).execute();
+
+/**
+ * Makes the oldest queued copy: encodes to a temp file, stores it as the `copy.mp4` variant and adds
+ * its bytes to the owner's usage in one transaction with the file row locked, so a file deleted
+ * meanwhile keeps no copy (its blob is removed again). A copy past the size cap, or one ffmpeg cannot
+ * make, marks the file failed rather than retrying it forever.
+ */
+export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
+  const file = await deps.db
+    .selectFrom("files")
+    .select(["id", "storage_key", "mime_type", "size_bytes", "duration_ms"])
+    .where("mp4_wanted_at", "is not", null)
+    .where("mp4_failed_at", "is", null)
+    .orderBy("mp4_wanted_at")
+    .limit(1)
+    .executeTakeFirst();
+  if (!file) return "idle";
+  if (await findVariant(deps.db, file.id, MP4_COPY_VARIANT)) {
+    await deps.db.updateTable("files").set({ mp4_wanted_at: null }).where("id", "=", file.id).execute();
+    return "made";
+  }
+  const tools = await mediaTools(deps.config);
+  if (!(await toolAvailable(tools.ffmpegPath))) return "idle";
+  const sizeBytes = Number(file.size_bytes);
+  try {
+    return await withTempDir(async (dir) => {
+      const source = await readSource(deps.blobs, file.storage_key);
+      const input = typeof source === "string" ? source : path.join(dir, "input");
+      if (typeof source !== "string") await fsp.writeFile(input, source, { mode: 0o600 });
+      const durationMs = file.duration_ms ?? (await probeMedia(tools, input, file.mime_type))?.durationMs ?? null;
+      if (!durationMs) {
+        await markFailed(deps.db, file.id);
+        return "failed";
+      }
+      const output = path.join(dir, "copy.mp4");
+      await encodeMp4Copy(tools, input, output, { mimeType: file.mime_type, sizeBytes, durationMs });
+      const { size } = await fsp.stat(output);
+      if (size > sizeBytes * MP4_COPY_MAX_GROWTH) {
+        deps.logger.warn({ fileId: file.id, size, original: sizeBytes }, "MP4 copy past its size cap; not kept");
+        await markFailed(deps.db, file.id);
+        return "failed";
+      }
+      const storageKey = variantStorageKey(file.storage_key, MP4_COPY_VARIANT);
+      const put = await deps.blobs.put(storageKey, createReadStream(output), { contentType: "video/mp4" });
+      const probe = await probeMedia(tools, output, "video/mp4");
+      const kept = await deps.db.transaction().execute(async (trx) => {
+        const owner = await trx.selectFrom("files").select(["user_id", "server_id"]).where("id", "=", file.id).forUpdate().executeTakeFirst();
+        if (!owner) return false;
+        await trx
+          .insertInto("file_variants")
+          .values({ file_id: file.id, variant: MP4_COPY_VARIANT, storage_key: storageKey, mime_type: "video/mp4", size_bytes: put.size, width: probe?.width ?? null, height: probe?.height ?? null, on_demand: true })
+          .execute();
+        await trx.updateTable("account_usage").set({ used_bytes: sql`used_bytes + ${put.size}::bigint`, updated_at: new Date() }).where("user_id", "=", owner.user_id).execute();
+        await trx.updateTable("servers").set({ storage_used_bytes: sql`storage_used_bytes + ${put.size}::bigint` }).where("id", "=", owner.server_id).execute();
+        await trx.updateTable("files").set({ mp4_wanted_at: null }).where("id", "=", file.id).execute();
+        return true;
+      });
+      if (!kept) await deps.blobs.delete(storageKey);
+      return kept ? "made" : "idle";
+    });
+  } catch (error) {
+    deps.logger.warn({ err: error, fileId: file.id }, "MP4 copy could not be made");
+    await markFailed(deps.db, file.id);
+    return "failed";
+  }
+}
+
+/** Works through the queue one encode at a time (the job runs once across instances) until it is empty or the run is stopped. */
+export async function makeVideoCopies(deps: VideoCopyDeps, signal?: AbortSignal): Promise<number> {
+  let made = 0;
+  while (!signal?.aborted) {
+    const outcome = await makeNextVideoCopy(deps);
+    if (outcome === "idle") break;
+    if (outcome === "made") made++;
+  }
+  return made;
+}
