@@ -13,7 +13,8 @@ import type { BodySource, FileBodyCache } from "~/services/files/body-cache.serv
 import { filePathKey, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
 import { isRasterImage } from "~/services/media/images.server";
-import { findVariant, getOrCreateVariant, MP4_COPY_VARIANT, parseTransform, type ServedVariant } from "~/services/media/transforms.server";
+import { AVIF_MAX_SOURCE_PX, findVariant, getOrCreateVariant, MP4_COPY_VARIANT, parseTransform, variantName, type ServedVariant } from "~/services/media/transforms.server";
+import { encodeInBackground } from "~/services/media/background-encodes.server";
 import { requestVideoCopy } from "~/services/media/video-copies.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { routeLabel } from "~/services/platform/metrics.server";
@@ -141,6 +142,18 @@ export function createFilePathHandler(deps: FilePathDeps) {
       } else {
         // The first request gets the original while the copy is made in the background.
         requestVideoCopy(ctx.db, file).catch((error: unknown) => ctx.logger.warn({ err: error, fileId: file.id }, "could not queue an MP4 copy"));
+      }
+    }
+    if (transform.kind === "transform" && transform.varyAccept && transform.spec.format === "avif") {
+      // AVIF only once it is made: WebP now (briefly cached), the AVIF encoded in the background for next time.
+      const source = isVideo ? "poster" : "image";
+      const avif = transform.spec;
+      if (!(await findVariant(ctx.db, file.id, variantName(avif, source)))) {
+        transform.spec = { ...avif, format: "webp" };
+        options.shortCache = true;
+        if (Math.max(file.width ?? Infinity, file.height ?? Infinity) <= AVIF_MAX_SOURCE_PX) {
+          encodeInBackground(`${file.id}/${variantName(avif, source)}`, () => getOrCreateVariant({ db: ctx.db, blobs: ctx.blobs, limits }, file, avif, source, { perFile: ctx.config.VARIANTS_PER_FILE, beforeEncode: async () => {} }), ctx.logger);
+        }
       }
     }
     if (transform.kind === "transform") {

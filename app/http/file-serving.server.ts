@@ -75,6 +75,8 @@ export interface ServingOptions {
   varyAccept?: boolean;
   /** Responses whose body depends on the User-Agent (a video's format=auto: MP4 for Safari). */
   varyUserAgent?: boolean;
+  /** A stand-in answer (WebP while the AVIF is made): cached a minute, so clients come back for the better one. */
+  shortCache?: boolean;
 }
 
 export type ServingPlan =
@@ -85,6 +87,7 @@ export type ServingPlan =
 export type RangeRequest = { kind: "none" } | { kind: "range"; range: ByteRange } | { kind: "unsatisfiable" };
 
 const PUBLIC_CACHE = "public, max-age=31536000, immutable";
+const SHORT_PUBLIC_CACHE = "public, max-age=60";
 const PRIVATE_CACHE = "private, no-cache";
 
 /**
@@ -155,7 +158,7 @@ export function fileHeaders(file: ServableFile, options: ServingOptions = {}): R
   const headers: Record<string, string> = {
     ETag: etagFor(file.sha256),
     "Last-Modified": file.lastModified.toUTCString(),
-    "Cache-Control": file.isPublic ? PUBLIC_CACHE : PRIVATE_CACHE,
+    "Cache-Control": !file.isPublic ? PRIVATE_CACHE : options.shortCache ? SHORT_PUBLIC_CACHE : PUBLIC_CACHE,
     "Content-Type": file.mimeType,
     "Content-Disposition": contentDisposition(inline ? "inline" : "attachment", file.downloadName),
     "Accept-Ranges": "bytes",

@@ -23,6 +23,8 @@ export interface SeedFileInput {
   isPublic?: boolean;
   category?: string;
   originalFilename?: string;
+  width?: number;
+  height?: number;
 }
 
 /** A stored file as an upload leaves it: blob in the store, row in files. */
@@ -44,6 +46,8 @@ export async function seedFile(server: StartedServer, owner: SeedOwner, input: S
       size_bytes: put.size,
       sha256: put.sha256,
       is_public: input.isPublic ?? true,
+      width: input.width ?? null,
+      height: input.height ?? null,
       metadata: JSON.stringify({}),
     })
     .returningAll()

@@ -19,7 +19,7 @@ async function image(res: Response) {
 test.beforeAll(async ({ server: started }) => {
   server = started;
   owner = await seedOwner(server);
-  screenshot = await seedFile(server, owner, { bytes: await gameScreenshot(1920, 1080), mimeType: "image/png", extension: "png" });
+  screenshot = await seedFile(server, owner, { bytes: await gameScreenshot(1920, 1080), mimeType: "image/png", extension: "png", width: 1920, height: 1080 });
   photo = await seedFile(server, owner, { bytes: await photoWithGps(), mimeType: "image/jpeg", extension: "jpg" });
 });
 
@@ -59,11 +59,32 @@ describe("image transforms on /f/", () => {
     expect([meta.format, meta.width, meta.height]).toEqual([sharpFormat, width, height]);
   });
 
-  it("picks the format from Accept for format=auto and says it varies", async () => {
-    const avif = await server.request(`${filePath(screenshot)}?w=200&format=auto`, { headers: { Accept: "image/avif,image/webp,*/*" } });
-    expect(avif.headers.get("content-type")).toBe("image/avif");
+  it("picks the format from Accept for format=auto and says it varies; AVIF once the background encode made it, WebP until then", async () => {
+    // Past 1,600 px the AVIF encode costs seconds of CPU: such a source is answered WebP and never queued.
+    for (let i = 0; i < 3; i++) {
+      const big = await server.request(`${filePath(screenshot)}?w=200&format=auto`, { headers: { Accept: "image/avif,image/webp,*/*" } });
+      expect(big.headers.get("content-type")).toBe("image/webp");
+      await big.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const queued = await server.ctx.db.selectFrom("file_variants").select("variant").where("file_id", "=", screenshot.id).where("variant", "like", "w200_%.avif").execute();
+    expect(queued).toEqual([]);
+    const small = await seedFile(server, owner, { bytes: await gameScreenshot(1280, 720, 5), mimeType: "image/png", extension: "png", width: 1280, height: 720 });
+    const first = await server.request(`${filePath(small)}?w=200&format=auto`, { headers: { Accept: "image/avif,image/webp,*/*" } });
+    expect(first.headers.get("content-type")).toBe("image/webp");
+    expect(first.headers.get("vary")).toBe("Accept");
+    // A stand-in: cached briefly, so the client asks again for the AVIF.
+    expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+    await first.arrayBuffer();
+    await expect.poll(async () => {
+      const res = await server.request(`${filePath(small)}?w=200&format=auto`, { headers: { Accept: "image/avif,image/webp,*/*" } });
+      await res.arrayBuffer();
+      return res.headers.get("content-type");
+    }, { timeout: 20_000 }).toBe("image/avif");
+    const avif = await server.request(`${filePath(small)}?w=200&format=auto`, { headers: { Accept: "image/avif,image/webp,*/*" } });
     expect(avif.headers.get("vary")).toBe("Accept");
-    await avif.arrayBuffer();
+    expect(avif.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await image(avif)).meta.format).toBe("heif");
     const webp = await server.request(`${filePath(screenshot)}?w=200&format=auto`, { headers: { Accept: "image/webp,*/*" } });
     expect(webp.headers.get("content-type")).toBe("image/webp");
     await webp.arrayBuffer();

@@ -240,6 +240,8 @@ async function createVariant(
 }
 
 export const POSTER_VARIANT = "poster.webp";
+/** format=auto offers AVIF only for sources up to this size: past it the encode costs seconds of CPU. */
+export const AVIF_MAX_SOURCE_PX = 1600;
 /** A video's MP4 copy: counted in usage like on-demand variants, never evicted by them. */
 export const MP4_COPY_VARIANT = "copy.mp4";
 
