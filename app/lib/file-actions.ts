@@ -15,6 +15,7 @@ export async function copyText(text: string): Promise<void> {
 export const mediaUrl = (id: string) => `/api/media/${id}`;
 export const downloadUrl = (id: string) => `/api/media/${id}?download=1`;
 export const thumbnailUrl = (id: string) => `/api/media/${id}?thumb=1`;
+export const previewUrl = (id: string) => `/api/media/${id}?preview=1`;
 
 /** A HEAD of a portal file URL; throws the reason a toast shows when the file cannot be had. */
 async function assertReachable(url: string, fallback: string): Promise<void> {

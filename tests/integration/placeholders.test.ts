@@ -3,7 +3,9 @@ import { thumbHashToApproximateAspectRatio, thumbHashToRGBA } from "thumbhash";
 import { seedAccount } from "../helpers/api-seed.ts";
 import { test } from "../helpers/fixtures.ts";
 import { gameScreenshot } from "../helpers/images.ts";
-import { testClip } from "../helpers/media-fixtures.ts";
+import { testAudio, testClip } from "../helpers/media-fixtures.ts";
+import sharp from "sharp";
+import { createSessionCookie } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
 
@@ -44,5 +46,33 @@ describe("ThumbHash placeholders", () => {
     expect((byId.file ?? byId).thumbhash).toBe(image.thumbhash);
     const search = (await (await server.request("/api/search?q=wide", { headers: { "x-api-key": owner.key } })).json()) as { files: FileAnswer[] };
     expect(search.files.find((f) => f.id === image.id)).toMatchObject({ thumbhash: image.thumbhash, width: 1280, height: 720 });
+  });
+
+  test("a video gets a 3 s animated preview for gallery hover and an audio file a waveform for its card", async () => {
+    const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["webm", "ogg", "mp4"] } });
+    const session = await createSessionCookie(server.ctx, owner.userId);
+    const upload = async (data: Buffer, filename: string) => {
+      const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form([{ field: "file", data, filename }]) });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await res.json()) as FileAnswer & { duration_ms: number | null };
+    };
+    const media = (id: string, query: string) => server.request(`/api/media/${id}?${query}`, { headers: { Cookie: session.cookie } });
+
+    const video = await upload(testClip("webm", 5, "640x360"), "dashcam.webm");
+    const preview = await media(video.id, "preview=1");
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get("content-type")).toBe("image/webp");
+    const frames = await sharp(Buffer.from(await preview.arrayBuffer()), { animated: true }).metadata();
+    expect(frames.pages).toBeGreaterThan(10);
+    expect(frames.width).toBe(320);
+
+    const voice = await upload(testAudio("ogg", 2), "voice-note.ogg");
+    expect(voice.duration_ms).toBeGreaterThan(1500);
+    const wave = await media(voice.id, "thumb=1");
+    expect(wave.status).toBe(200);
+    expect(wave.headers.get("content-type")).toBe("image/png");
+    const picture = await sharp(Buffer.from(await wave.arrayBuffer())).metadata();
+    expect([picture.width, picture.height]).toEqual([640, 120]);
+    expect((await media(voice.id, "preview=1")).status).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import { Download, Eye, Link2, Share2 } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { useState } from "react";
 import { Link } from "react-router";
 import { Card } from "~/components/ui/card";
 import { Checkbox } from "~/components/ui/checkbox";
@@ -34,6 +35,7 @@ interface MediaCardProps {
 }
 
 export function MediaCard({ file, selected, onSelectedChange, onPreview }: MediaCardProps) {
+  const [hovered, setHovered] = useState(false);
   return (
     <Card className={selected ? "overflow-hidden ring-2 ring-primary" : "overflow-hidden"} data-testid="media-card">
       <div className="relative">
@@ -41,9 +43,13 @@ export function MediaCard({ file, selected, onSelectedChange, onPreview }: Media
           type="button"
           className="block w-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           onClick={onPreview}
+          onPointerEnter={() => setHovered(true)}
+          onPointerLeave={() => setHovered(false)}
+          onFocus={() => setHovered(true)}
+          onBlur={() => setHovered(false)}
           aria-label={`Preview ${file.originalFilename}`}
         >
-          <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} thumbhash={file.thumbhash} className="aspect-video w-full" />
+          <MediaThumb id={file.id} mimeType={file.mimeType} alt={file.originalFilename} thumbhash={file.thumbhash} previewing={hovered} className="aspect-video w-full" />
         </button>
         <div className="absolute left-2 top-2 rounded bg-background/80 p-1">
           <Checkbox

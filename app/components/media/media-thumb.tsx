@@ -1,7 +1,7 @@
 import { FileText, Film, ImageOff, Music } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { thumbHashToDataURL } from "thumbhash";
-import { thumbnailUrl } from "~/lib/file-actions";
+import { previewUrl, thumbnailUrl } from "~/lib/file-actions";
 import { mediaKind } from "~/lib/media-kind";
 import { cn } from "~/lib/utils";
 
@@ -12,6 +12,8 @@ interface MediaThumbProps {
   className?: string;
   /** ThumbHash (base64) drawn, blurred, until the thumbnail has loaded. */
   thumbhash?: string | null;
+  /** Plays the video's 3 s animated preview instead of its poster (the card is hovered or focused). */
+  previewing?: boolean;
 }
 
 /** The placeholder image of a ThumbHash, or undefined for none or a malformed one. */
@@ -25,10 +27,13 @@ function placeholderUrl(thumbhash: string | null | undefined): string | undefine
 }
 
 /** A card's preview: the 320 px thumbnail (poster for video), or an icon when there is none. */
-export function MediaThumb({ id, mimeType, alt, className, thumbhash }: MediaThumbProps) {
+export function MediaThumb({ id, mimeType, alt, className, thumbhash, previewing = false }: MediaThumbProps) {
   const kind = mediaKind(mimeType);
   const [failed, setFailed] = useState(false);
   const [loaded, setLoaded] = useState(false);
+  // A video stored before previews existed has none: fall back to its poster.
+  const [previewFailed, setPreviewFailed] = useState(false);
+  const showPreview = previewing && kind === "video" && !previewFailed;
   const placeholder = useMemo(() => placeholderUrl(thumbhash), [thumbhash]);
   const img = useRef<HTMLImageElement>(null);
   // An image that failed before hydration never fires onError for React; look at it once.
@@ -38,7 +43,8 @@ export function MediaThumb({ id, mimeType, alt, className, thumbhash }: MediaThu
     else if (el?.complete) setLoaded(true);
   }, []);
 
-  const wantsImage = kind === "image" || kind === "video";
+  // Images and videos show their thumbnail or poster, audio its waveform; documents an icon.
+  const wantsImage = kind !== "document";
   if (!wantsImage || failed) {
     const Icon = kind === "image" ? ImageOff : kind === "video" ? Film : kind === "audio" ? Music : FileText;
     return (
@@ -55,12 +61,12 @@ export function MediaThumb({ id, mimeType, alt, className, thumbhash }: MediaThu
     >
       <img
         ref={img}
-        src={thumbnailUrl(id)}
+        src={showPreview ? previewUrl(id) : thumbnailUrl(id)}
         alt={alt}
         loading="lazy"
         decoding="async"
-        className="h-full w-full object-cover"
-        onError={() => setFailed(true)}
+        className={kind === "audio" ? "h-full w-full object-contain p-2" : "h-full w-full object-cover"}
+        onError={() => (showPreview ? setPreviewFailed(true) : setFailed(true))}
         onLoad={() => setLoaded(true)}
       />
       {kind === "video" ? (

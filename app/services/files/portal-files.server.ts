@@ -6,7 +6,7 @@ import { deleteServerFile } from "~/services/files/delete-files.server";
 import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/services/files/lookup.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/media/images.server";
-import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, type StoredVariant } from "~/services/media/transforms.server";
+import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, WAVEFORM_VARIANT, type StoredVariant } from "~/services/media/transforms.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -27,6 +27,7 @@ export async function galleryThumbnail(
   if (file.mime_type.startsWith("video/")) {
     return (await findVariant(deps.db, file.id, variantName(THUMBNAIL_SPEC, "poster"))) ?? null;
   }
+  if (file.mime_type.startsWith("audio/")) return (await findVariant(deps.db, file.id, WAVEFORM_VARIANT)) ?? null;
   if (!isRasterImage(file.mime_type)) return null;
   try {
     return await getOrCreateVariant(deps, file, THUMBNAIL_SPEC);

@@ -13,10 +13,10 @@ import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
 import { readSource, readTail } from "~/services/media/source.server";
-import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey } from "~/services/media/transforms.server";
+import { POSTER_VARIANT, PREVIEW_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey, WAVEFORM_VARIANT } from "~/services/media/transforms.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { computeThumbHash } from "~/services/media/thumbhash.server";
-import { canRewrite, extractPosterFrame, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
+import { canRewrite, extractPosterFrame, makeAnimatedPreview, makeWaveform, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
 
@@ -210,6 +210,13 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         }
         details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [], metadataStripped, thumbhash: null };
         const limits = imageLimits(deps.config);
+        if (!probe.hasVideo && probe.streams.includes("audio")) {
+          const waveform = await makeWaveform(tools, file, upload.mimeType);
+          if (!waveform) return details;
+          const variant = await storeDerivative(deps.blobs, upload.storageKey, WAVEFORM_VARIANT, { data: waveform, mimeType: "image/png", width: 640, height: 120 });
+          written.push(variant.storage_key);
+          return { ...details, variants: [variant] };
+        }
         if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return details;
         const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
         if (!frame) return details;
@@ -219,7 +226,14 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
         const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
         written.push(thumbVariant.storage_key);
-        return { ...details, variants: [posterVariant, thumbVariant], thumbhash: await computeThumbHash(thumb.data) };
+        const variants = [posterVariant, thumbVariant];
+        const preview = await makeAnimatedPreview(tools, file, upload.mimeType).catch(() => null);
+        if (preview) {
+          const previewVariant = await storeDerivative(deps.blobs, upload.storageKey, PREVIEW_VARIANT, { data: preview, mimeType: "image/webp", width: 320, height: Math.round((320 * (probe.height ?? 180)) / (probe.width ?? 320)) });
+          written.push(previewVariant.storage_key);
+          variants.push(previewVariant);
+        }
+        return { ...details, variants, thumbhash: await computeThumbHash(thumb.data) };
       }),
     );
   } catch (error) {

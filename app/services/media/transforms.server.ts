@@ -240,6 +240,10 @@ async function createVariant(
 }
 
 export const POSTER_VARIANT = "poster.webp";
+/** A video's 3 s animated WebP, made at upload for the gallery's hover preview. */
+export const PREVIEW_VARIANT = "preview.webp";
+/** An audio file's waveform picture, made at upload for its card. */
+export const WAVEFORM_VARIANT = "waveform.png";
 /** format=auto offers AVIF only for sources up to this size: past it the encode costs seconds of CPU. */
 export const AVIF_MAX_SOURCE_PX = 1600;
 /** A video's MP4 copy: counted in usage like on-demand variants, never evicted by them. */

@@ -129,6 +129,47 @@ export async function extractPosterFrame(tools: MediaTools, file: string, mimeTy
   return png.length > 0 ? png : null;
 }
 
+/** A 3 s, 320 px, 10 fps animated WebP from the clip's start, for the gallery's hover preview. */
+export async function makeAnimatedPreview(tools: MediaTools, file: string, mimeType: string): Promise<Buffer | null> {
+  const demuxer = demuxerFor(mimeType);
+  if (!demuxer || !(await toolAvailable(tools.ffmpegPath))) return null;
+  const webp = await run(tools.ffmpegPath, [
+    "-v", "error",
+    "-nostdin",
+    ...INPUT_GUARD,
+    "-f", demuxer,
+    "-t", "3",
+    "-i", file,
+    "-vf", "fps=10,scale=320:-2",
+    "-an",
+    "-loop", "0",
+    "-c:v", "libwebp_anim",
+    "-quality", "60",
+    "-f", "webp",
+    "pipe:1",
+  ]);
+  return webp.length > 0 ? webp : null;
+}
+
+/** An audio file's waveform as a 640×120 PNG (the brand's amber on transparent), for its card. */
+export async function makeWaveform(tools: MediaTools, file: string, mimeType: string): Promise<Buffer | null> {
+  const demuxer = demuxerFor(mimeType);
+  if (!demuxer || !(await toolAvailable(tools.ffmpegPath))) return null;
+  const png = await run(tools.ffmpegPath, [
+    "-v", "error",
+    "-nostdin",
+    ...INPUT_GUARD,
+    "-f", demuxer,
+    "-i", file,
+    "-filter_complex", "aformat=channel_layouts=mono,showwavespic=s=640x120:colors=#f5a524",
+    "-frames:v", "1",
+    "-f", "image2pipe",
+    "-c:v", "png",
+    "pipe:1",
+  ]);
+  return png.length > 0 ? png : null;
+}
+
 /**
  * Containers a live recorder writes without a duration or an index (Chromium's MediaRecorder
  * streams WebM clusters as it records): such uploads are remuxed to get both.
