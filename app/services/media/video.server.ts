@@ -245,44 +245,52 @@ const MP4_TIMEOUT_MS = 10 * 60_000;
 /**
  * An H.264/AAC MP4 copy that plays on iPhones and in Discord: `-movflags +faststart` puts the index
  * first, even dimensions and yuv420p keep every decoder happy, and the video bitrate is capped so the
- * copy stays within MP4_COPY_MAX_GROWTH of the original's average rate. One ffmpeg thread per core.
+ * copy stays within MP4_COPY_MAX_GROWTH of the original's average rate. ffmpeg uses every core, so the job runs one encode at a time.
  */
-export async function encodeMp4Copy(tools: MediaTools, input: string, output: string, source: { mimeType: string; sizeBytes: number; durationMs: number }): Promise<void> {
+export async function encodeMp4Copy(tools: MediaTools, input: string, output: string, source: Mp4CopySource): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    execFile(tools.ffmpegPath, mp4CopyArgs(input, output, source), { timeout: MP4_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1024 * 1024, windowsHide: true }, (error) =>
+      error ? reject(error) : resolve(),
+    );
+  });
+}
+
+export interface Mp4CopySource {
+  mimeType: string;
+  sizeBytes: number;
+  durationMs: number;
+}
+
+/** The ffmpeg arguments of an MP4 copy (exported so the bench can time the same command run alone). */
+export function mp4CopyArgs(input: string, output: string, source: Mp4CopySource): string[] {
   const demuxer = demuxerFor(source.mimeType);
   const seconds = Math.max(source.durationMs / 1000, 1);
   // The original's average rate times the growth cap (less a margin for the container), shared out.
   const totalKbps = ((source.sizeBytes * 8) / seconds / 1000) * MP4_COPY_MAX_GROWTH * 0.9;
   const audioKbps = Math.min(96, Math.max(24, Math.floor(totalKbps * 0.2)));
   const videoKbps = Math.max(Math.floor(totalKbps - audioKbps), 50);
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      tools.ffmpegPath,
-      [
-        "-v", "error",
-        "-nostdin",
-        ...(demuxer ? ["-f", demuxer] : []),
-        "-i", input,
-        "-map", "0:v:0",
-        "-map", "0:a:0?",
-        "-map_metadata", "-1",
-        "-c:v", "libx264",
-        "-preset", MP4_PRESET,
-        "-crf", "26",
-        "-maxrate", `${videoKbps}k`,
-        "-bufsize", `${videoKbps * 2}k`,
-        "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2",
-        "-pix_fmt", "yuv420p",
-        "-c:a", "aac",
-        "-b:a", `${audioKbps}k`,
-        "-movflags", "+faststart",
-        "-f", "mp4",
-        "-y",
-        output,
-      ],
-      { timeout: MP4_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1024 * 1024, windowsHide: true },
-      (error) => (error ? reject(error) : resolve()),
-    );
-  });
+  return [
+    "-v", "error",
+    "-nostdin",
+    ...(demuxer ? ["-f", demuxer] : []),
+    "-i", input,
+    "-map", "0:v:0",
+    "-map", "0:a:0?",
+    "-map_metadata", "-1",
+    "-c:v", "libx264",
+    "-preset", MP4_PRESET,
+    "-crf", "26",
+    "-maxrate", `${videoKbps}k`,
+    "-bufsize", `${videoKbps * 2}k`,
+    "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2",
+    "-pix_fmt", "yuv420p",
+    "-c:a", "aac",
+    "-b:a", `${audioKbps}k`,
+    "-movflags", "+faststart",
+    "-f", "mp4",
+    "-y",
+    output,
+  ];
 }
 
 /** Videos whose original does not play everywhere (WebM, Matroska, QuickTime, AVI, Ogg) get an MP4 copy. */
