@@ -231,6 +231,29 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           ]}
         />
         <Curl name="transform" bases={bases} />
+        <p>
+          <C>format=auto</C> answers AVIF once it has been made: the first request from a browser that accepts AVIF gets WebP (cached for a minute)
+          while the AVIF is encoded in the background, for images up to 1,600 px.
+        </p>
+      </DocSection>
+
+      <DocSection id="video-and-previews" title="Video, previews and placeholders">
+        <p>
+          Phone and bodycam clips arrive as WebM, which iPhones and Discord do not always play. Stash makes an H.264 MP4 copy of every WebM,
+          Matroska, QuickTime, AVI or Ogg video in the background: right after upload on paid plans, and on the first request for it on the free plan
+          (that request gets the original). Ask for it with <C>?format=mp4</C>; <C>?format=auto</C> gives it to Safari and iPhones and the original to
+          everyone else. The copy starts playing before it has fully downloaded, is at most 1.5 times the original&apos;s size and counts toward your
+          storage. <C>GET /api/files/ID</C> lists it as <C>mp4_url</C> once it exists.
+        </p>
+        <p>
+          Every image and video answer carries <C>width</C>, <C>height</C> and <C>thumbhash</C>: a 25-byte placeholder you can draw, blurred, before the
+          picture loads (decode it with the <C>thumbhash</C> package). Videos also get a poster (<C>?w=320&amp;format=webp</C> gives it at any size) and
+          a 3-second animated preview; voice notes get a waveform picture and their duration.
+        </p>
+        <p>
+          Every public file has a share page, <C>{bases.appUrl}/v/FILE_ID</C>: pasted in Discord or on social media it shows the picture or plays the
+          clip (it points embeds at the MP4 copy once made), and it carries a link for reporting the file.
+        </p>
       </DocSection>
 
       <DocSection id="response-headers" title="Response headers">

@@ -33,6 +33,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "private-files", label: "Private files and signed URLs" },
       { id: "file-serving", label: "File serving path" },
       { id: "image-transforms", label: "Image transforms" },
+      { id: "video-and-previews", label: "Video, previews and placeholders" },
       { id: "response-headers", label: "Response headers" },
       { id: "discord-webhooks", label: "Discord webhook migration" },
     ],
