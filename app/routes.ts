@@ -13,6 +13,8 @@ export default [
     route("report", "routes/public/report.tsx"),
   ]),
   route("v/:id", "routes/public/share.tsx"),
+  route("s/:token", "routes/public/share-link.tsx"),
+  route("s/:token/raw", "routes/public/share-link-raw.ts"),
   route("sitemap.xml", "routes/public/sitemap.ts"),
   route("robots.txt", "routes/public/robots.ts"),
 

@@ -27,8 +27,8 @@ const run = (binary: string, args: string[]) =>
 
 /**
  * A 60 s 720p clip as LB Phone records it (VP9 + Opus WebM at ~400 kbit/s, written live: no duration,
- * no cues). Measures (1) what upload processing (remux for a duration, poster, thumbnail, hover
- * preview, placeholder) adds over `ffmpeg -c copy` alone, and (2) the MP4 copy as the job makes it
+ * no cues). Measures (1) what upload processing (remux for a duration, poster, thumbnail,
+ * placeholder) adds over `ffmpeg -c copy` alone, and (2) the MP4 copy as the job makes it
  * against the same ffmpeg command run alone, rounds interleaved.
  */
 export async function benchVideo(workDir: string, rounds = 2): Promise<VideoResult> {

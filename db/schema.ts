@@ -247,6 +247,17 @@ export interface StatusSamplesTable {
   scanner_ok: boolean | null;
 }
 
+export interface FileSharesTable {
+  token: string;
+  file_id: string;
+  user_id: string;
+  expires_at: NullableTimestamp;
+  password_hash: string | null;
+  max_views: number | null;
+  views: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -268,6 +279,7 @@ export interface Database {
   storage_reports: StorageReportsTable;
   file_reports: FileReportsTable;
   status_samples: StatusSamplesTable;
+  file_shares: FileSharesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -120,7 +120,12 @@ export function createFilePathHandler(deps: FilePathDeps) {
 
     const isVideo = file.mime_type.startsWith("video/");
     // ?format=mp4 (or format=auto from a browser that cannot play WebM) asks for the video's MP4 copy.
-    const videoFormat = isVideo ? videoFormatRequest(query, req.headers["user-agent"]) : null;
+    // An animated GIF has an MP4 copy too, asked for with format=mp4 (format=auto stays an image transform).
+    const videoFormat = isVideo
+      ? videoFormatRequest(query, req.headers["user-agent"])
+      : file.mime_type === "image/gif" && query.get("format") === "mp4"
+        ? { copy: true, varyUserAgent: false }
+        : null;
     // A video's transforms apply to its poster frame, so one URL form gives every gallery tile.
     const transform = videoFormat ? ({ kind: "none" } as const) : parseTransform(query, req.headers.accept, isVideo ? "image/webp" : file.mime_type);
     if (transform.kind === "invalid") return sendError(res, requestId, new DomainError("invalid_transform", transform.message));

@@ -8,6 +8,7 @@ import { onDemandVariants } from "./0006-on-demand-variants.ts";
 import { fileRecordsAndReports } from "./0007-file-records-and-reports.ts";
 import { statusSamples } from "./0008-status-samples.ts";
 import { videoCopies } from "./0009-video-copies.ts";
+import { fileShares } from "./0010-file-shares.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   "0007-file-records-and-reports": fileRecordsAndReports,
   "0008-status-samples": statusSamples,
   "0009-video-copies": videoCopies,
+  "0010-file-shares": fileShares,
 };

@@ -59,12 +59,15 @@ describe("ThumbHash placeholders", () => {
     const media = (id: string, query: string) => server.request(`/api/media/${id}?${query}`, { headers: { Cookie: session.cookie } });
 
     const video = await upload(testClip("webm", 5, "640x360"), "dashcam.webm");
+    // Made just after the upload answered, off the request path.
+    await expect.poll(async () => (await media(video.id, "preview=1")).status, { timeout: 15_000 }).toBe(200);
     const preview = await media(video.id, "preview=1");
-    expect(preview.status).toBe(200);
     expect(preview.headers.get("content-type")).toBe("image/webp");
     const frames = await sharp(Buffer.from(await preview.arrayBuffer()), { animated: true }).metadata();
     expect(frames.pages).toBeGreaterThan(10);
     expect(frames.width).toBe(320);
+    const row = await server.ctx.db.selectFrom("file_variants").select(["width", "height"]).where("file_id", "=", video.id).where("variant", "=", "preview.webp").executeTakeFirstOrThrow();
+    expect(row).toEqual({ width: 320, height: 180 });
 
     const voice = await upload(testAudio("ogg", 2), "voice-note.ogg");
     expect(voice.duration_ms).toBeGreaterThan(1500);

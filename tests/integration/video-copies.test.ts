@@ -142,4 +142,35 @@ describe("MP4 copies of videos", () => {
     expect(await copyRow(doomed.id)).toBeUndefined();
     expect(await server.ctx.blobs.head(variantStorageKey(storage_key, MP4_COPY_VARIANT))).toBeNull();
   }, 120_000);
+
+  test("an animated GIF gets its running time and, on a paid plan, an MP4 copy a fraction of its size; a still GIF gets none", async () => {
+    const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["gif"] }, permissions: ["upload", "read", "delete"] });
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", owner.userId).execute();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-gif-"));
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-t", "3", "-y", path.join(dir, "reaction.gif")]);
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-frames:v", "1", "-y", path.join(dir, "still.gif")]);
+    const upload = async (name: string) => {
+      const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form([{ field: "file", data: fs.readFileSync(path.join(dir, name)), filename: name }]) });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await res.json()) as { id: string; url: string; file_size: number; duration_ms: number | null };
+    };
+    const gif = await upload("reaction.gif");
+    const still = await upload("still.gif");
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(gif.duration_ms).toBeGreaterThanOrEqual(2900);
+    expect(still.duration_ms).toBeNull();
+    expect((await fileRow(gif.id))?.mp4_wanted_at).not.toBeNull();
+    expect((await fileRow(still.id))?.mp4_wanted_at).toBeNull();
+
+    await makeVideoCopies(server.ctx);
+    const copy = (await copyRow(gif.id))!;
+    expect(Number(copy.size_bytes)).toBeLessThan(gif.file_size / 3);
+    const res = await fetch(`${gif.url}?format=mp4`);
+    expect(res.headers.get("content-type")).toBe("video/mp4");
+    expect(probe(Buffer.from(await res.arrayBuffer())).codecs).toEqual(["h264"]);
+    // format=auto on a GIF stays an image transform.
+    const auto = await fetch(`${gif.url}?w=200&format=auto`, { headers: { Accept: "image/webp,*/*" } });
+    expect(auto.headers.get("content-type")).toBe("image/webp");
+    await auto.arrayBuffer();
+  }, 120_000);
 });

@@ -50,6 +50,7 @@ export interface FileDetailData {
   keepForever: boolean;
   /** The plan keeps files (paid), so a file may be exempted from retention rules. */
   canKeepForever: boolean;
+  shares: { url: string; token: string; expiresAt: string | null; hasPassword: boolean; maxViews: number | null; views: number }[];
 }
 
 const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook: "Discord-style webhook", presigned: "Presigned upload link" } as const;
@@ -166,6 +167,7 @@ export function FileDetailView({ file }: { file: FileDetailData }) {
             </CardContent>
           </Card>
           <FileControls file={file} />
+          <ShareLinks file={file} />
           {file.transforms.length ? (
             <Card>
               <CardHeader>
@@ -296,5 +298,90 @@ function KeepForever({ file }: { file: FileDetailData }) {
         {file.keepForever ? "Let retention rules apply" : "Keep forever"}
       </Button>
     </fetcher.Form>
+  );
+}
+
+const EXPIRY_CHOICES = [
+  ["never", "Never"],
+  ["1", "In 1 hour"],
+  ["24", "In 1 day"],
+  ["168", "In 7 days"],
+  ["720", "In 30 days"],
+] as const;
+
+/** Links with limits: an expiry, a password, a number of views. Each works for private files too. */
+function ShareLinks({ file }: { file: FileDetailData }) {
+  const creator = useFetcher<ActionResult & { shareUrl?: string }>();
+  const revoker = useFetcher<ActionResult>();
+  const error = creator.data && !creator.data.ok ? creator.data.error : null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Share links</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <creator.Form method="post" className="grid gap-3 sm:grid-cols-2" noValidate>
+          <input type="hidden" name="intent" value="createShare" />
+          <div className="space-y-1.5">
+            <Label htmlFor="share-expiry">Expires</Label>
+            <select id="share-expiry" name="expiresInHours" defaultValue="168" className="flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+              {EXPIRY_CHOICES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor="share-max-views">View limit (optional)</Label>
+            <Input id="share-max-views" name="maxViews" type="number" min={1} step={1} placeholder="Unlimited" />
+          </div>
+          <div className="space-y-1.5 sm:col-span-2">
+            <Label htmlFor="share-password-new">Password (optional)</Label>
+            <Input id="share-password-new" name="password" type="password" autoComplete="new-password" placeholder="At least 8 characters" aria-invalid={error ? true : undefined} aria-describedby={error ? "share-error" : undefined} />
+          </div>
+          {error ? (
+            <p id="share-error" role="alert" className="text-sm text-destructive sm:col-span-2">
+              {error}
+            </p>
+          ) : null}
+          <div className="sm:col-span-2">
+            <Button type="submit" variant="outline" disabled={creator.state !== "idle"}>
+              Create share link
+            </Button>
+          </div>
+        </creator.Form>
+        {file.shares.length ? (
+          <ul className="divide-y rounded-md border text-sm" aria-label="Share links">
+            {file.shares.map((share) => (
+              <li key={share.token} className="flex flex-wrap items-center justify-between gap-2 p-3" data-testid="share-link">
+                <div className="min-w-0">
+                  <code className="block truncate text-xs">{share.url}</code>
+                  <span className="text-xs text-muted-foreground">
+                    {[
+                      share.expiresAt ? `Expires ${formatDateTime(share.expiresAt)}` : "Never expires",
+                      share.maxViews ? `${share.views} of ${share.maxViews} views` : `${share.views} ${share.views === 1 ? "view" : "views"}`,
+                      share.hasPassword ? "Password" : null,
+                    ]
+                      .filter(Boolean)
+                      .join(" · ")}
+                  </span>
+                </div>
+                <span className="flex gap-1">
+                  <Button variant="ghost" size="icon" aria-label="Copy share link" onClick={() => copyText(share.url)}>
+                    <Copy aria-hidden />
+                  </Button>
+                  <Button variant="ghost" size="sm" disabled={revoker.state !== "idle"} onClick={() => revoker.submit({ intent: "revokeShare", token: share.token }, { method: "post" })}>
+                    Revoke
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-muted-foreground">No share links yet. They work for private files too.</p>
+        )}
+      </CardContent>
+    </Card>
   );
 }

@@ -6,6 +6,7 @@ import { runFileAction } from "~/http/file-actions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
+import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -18,10 +19,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const file = await findFileDetails(context.db, user.id, params.fileId);
   if (!file) throw data("File not found", { status: 404 });
-  const [expiries, stored, planDays] = await Promise.all([
+  const [expiries, stored, planDays, shares] = await Promise.all([
     fileExpiries(context.db, [file.id]),
     listStoredCategories(context.db, { userId: user.id }),
     planRetentionDays(context.db, user.id),
+    listShares(context.db, user.id, file.id),
   ]);
   const url = shareUrl(context.config, file);
   const sharePage: [string, string] = ["Share page (shows the file in Discord embeds)", `${context.config.appUrl}/v/${file.id}`];
@@ -48,6 +50,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       transforms,
       categories: stored.map((c) => c.category),
       canKeepForever: planDays === null,
+      shares: shares.map((share) => ({
+        url: `${context.config.appUrl}/s/${share.token}`,
+        token: share.token,
+        expiresAt: share.expiresAt?.toISOString() ?? null,
+        hasPassword: share.hasPassword,
+        maxViews: share.maxViews,
+        views: share.views,
+      })),
     },
   };
 }
@@ -61,6 +71,20 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
     if (!deleted) return actionFail("Error deleting file", "Failed to delete file", 404);
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
+  }
+  if (form.get("intent") === "createShare") {
+    try {
+      const options = parseShareOptions({ expiresInHours: form.get("expiresInHours"), password: form.get("password"), maxViews: form.get("maxViews") });
+      const token = await createShare(context.db, user.id, params.fileId, options);
+      return actionOk({ type: "success", title: "Share link created", description: `${context.config.appUrl}/s/${token}` }, { shareUrl: `${context.config.appUrl}/s/${token}` });
+    } catch (error) {
+      if (!isDomainError(error, "invalid_request", "not_found")) throw error;
+      return actionFail("Error creating share link", error.message, ERROR_STATUS[error.code]);
+    }
+  }
+  if (form.get("intent") === "revokeShare") {
+    if (!(await revokeShare(context.db, user.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
+    return actionOk({ type: "success", title: "Share link revoked" });
   }
   if (form.get("intent") === "keepForever") {
     const keep = form.get("keep") === "on";

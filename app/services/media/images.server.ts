@@ -18,6 +18,8 @@ export interface ImageInfo {
   width: number;
   height: number;
   frames: number;
+  /** An animation's running time (the sum of its frame delays); null for a still. */
+  durationMs: number | null;
   /** EXIF, XMP or IPTC present, or an orientation that must be applied before stripping. */
   hasMetadata: boolean;
   /** Which of exif, xmp, iptc the file carries (what stripping removes). */
@@ -103,6 +105,7 @@ export async function inspectImage(source: ImageSource, limits: ImageLimits): Pr
     width: orientation >= 5 ? height : width,
     height: orientation >= 5 ? width : height,
     frames,
+    durationMs: frames > 1 && Array.isArray(meta.delay) ? meta.delay.reduce((sum, d) => sum + (d || 100), 0) : null,
     hasMetadata: Boolean(meta.exif || meta.xmp || meta.iptc) || orientation !== 1,
     metadataKinds: (["exif", "xmp", "iptc"] as const).filter((kind) => meta[kind]),
   };

@@ -13,10 +13,10 @@ import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
 import { readSource, readTail } from "~/services/media/source.server";
-import { POSTER_VARIANT, PREVIEW_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey, WAVEFORM_VARIANT } from "~/services/media/transforms.server";
+import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey, WAVEFORM_VARIANT } from "~/services/media/transforms.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { computeThumbHash } from "~/services/media/thumbhash.server";
-import { canRewrite, extractPosterFrame, makeAnimatedPreview, makeWaveform, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
+import { canRewrite, extractPosterFrame, makeWaveform, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
 
@@ -152,7 +152,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     if (stored.storageKey !== upload.storageKey) await deps.blobs.delete(upload.storageKey);
     // A re-encode (WebP or strip) carries none of the original's metadata.
     const metadataStripped = replacement ? info.metadataKinds : [];
-    return { ...stored, width: info.width, height: info.height, durationMs: null, variants: [thumbVariant], metadataStripped, thumbhash };
+    return { ...stored, width: info.width, height: info.height, durationMs: info.durationMs, variants: [thumbVariant], metadataStripped, thumbhash };
   } catch (error) {
     await Promise.all(written.map((key) => deps.blobs.delete(key).catch(() => undefined)));
     throw error;
@@ -226,14 +226,7 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
         const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
         written.push(thumbVariant.storage_key);
-        const variants = [posterVariant, thumbVariant];
-        const preview = await makeAnimatedPreview(tools, file, upload.mimeType).catch(() => null);
-        if (preview) {
-          const previewVariant = await storeDerivative(deps.blobs, upload.storageKey, PREVIEW_VARIANT, { data: preview, mimeType: "image/webp", width: 320, height: Math.round((320 * (probe.height ?? 180)) / (probe.width ?? 320)) });
-          written.push(previewVariant.storage_key);
-          variants.push(previewVariant);
-        }
-        return { ...details, variants, thumbhash: await computeThumbHash(thumb.data) };
+        return { ...details, variants: [posterVariant, thumbVariant], thumbhash: await computeThumbHash(thumb.data) };
       }),
     );
   } catch (error) {

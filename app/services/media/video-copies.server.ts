@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
@@ -9,8 +10,8 @@ import type { Config } from "~/services/platform/env.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { readSource } from "~/services/media/source.server";
 import { mediaTools } from "~/services/media/tools.server";
-import { findVariant, MP4_COPY_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
-import { encodeMp4Copy, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
+import { findVariant, MP4_COPY_VARIANT, PREVIEW_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
+import { encodeMp4Copy, makeAnimatedPreview, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
 
 export interface VideoCopyDeps {
   db: Db;
@@ -23,8 +24,8 @@ export interface VideoCopyDeps {
  * Queues a video for its MP4 copy (a free plan's first `?format=mp4` request); nothing happens for a
  * file that has one, is queued, failed before, or does not need one.
  */
-export async function requestVideoCopy(db: Db, file: { id: string; mime_type: string }): Promise<void> {
-  if (!wantsMp4Copy(file.mime_type)) return;
+export async function requestVideoCopy(db: Db, file: { id: string; mime_type: string; duration_ms: number | null }): Promise<void> {
+  if (!wantsMp4Copy(file.mime_type, file.duration_ms)) return;
   await db
     .updateTable("files")
     .set({ mp4_wanted_at: new Date() })
@@ -123,4 +124,36 @@ export async function makeVideoCopies(deps: VideoCopyDeps, signal?: AbortSignal)
     if (outcome === "made") made++;
   }
   return made;
+}
+
+/**
+ * A video's 3 s hover preview, made just after its upload answered (it would add ~0.2 s to every
+ * video upload). Part of the file like its poster: not counted in usage. A file deleted meanwhile
+ * keeps nothing; an instance that stops first leaves the video without one (hover shows the poster).
+ */
+export async function makeVideoPreview(deps: VideoCopyDeps, file: { id: string; storage_key: string; mime_type: string; width: number | null; height: number | null }): Promise<boolean> {
+  const tools = await mediaTools(deps.config);
+  const preview = await withTempDir(async (dir) => {
+    const source = await readSource(deps.blobs, file.storage_key);
+    const input = typeof source === "string" ? source : path.join(dir, "input");
+    if (typeof source !== "string") await fsp.writeFile(input, source, { mode: 0o600 });
+    return makeAnimatedPreview(tools, input, file.mime_type);
+  });
+  if (!preview) return false;
+  const storageKey = variantStorageKey(file.storage_key, PREVIEW_VARIANT);
+  const put = await deps.blobs.put(storageKey, Readable.from([preview]), { contentType: "image/webp" });
+  const height = file.width && file.height ? Math.round((320 * file.height) / file.width / 2) * 2 : null;
+  try {
+    await deps.db
+      .insertInto("file_variants")
+      .values({ file_id: file.id, variant: PREVIEW_VARIANT, storage_key: storageKey, mime_type: "image/webp", size_bytes: put.size, width: 320, height })
+      .onConflict((oc) => oc.columns(["file_id", "variant"]).doNothing())
+      .execute();
+    return true;
+  } catch (error) {
+    // The file was deleted while its preview was made (the foreign key refuses the row).
+    await deps.blobs.delete(storageKey);
+    deps.logger.info({ err: error, fileId: file.id }, "preview of a file deleted meanwhile discarded");
+    return false;
+  }
 }

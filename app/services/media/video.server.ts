@@ -293,8 +293,12 @@ export function mp4CopyArgs(input: string, output: string, source: Mp4CopySource
   ];
 }
 
-/** Videos whose original does not play everywhere (WebM, Matroska, QuickTime, AVI, Ogg) get an MP4 copy. */
-export function wantsMp4Copy(mimeType: string): boolean {
+/**
+ * Videos whose original does not play everywhere (WebM, Matroska, QuickTime, AVI, Ogg) get an MP4
+ * copy, and so do animated GIFs (a GIF as H.264 is a fraction of its bytes).
+ */
+export function wantsMp4Copy(mimeType: string, durationMs: number | null): boolean {
   const type = mimeType.toLowerCase();
+  if (type === "image/gif") return (durationMs ?? 0) > 0;
   return type.startsWith("video/") && type !== "video/mp4";
 }

@@ -9,6 +9,8 @@ import type { AppContext } from "~/services/app-context.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
 import { wantsMp4Copy } from "~/services/media/video.server";
+import { encodeInBackground } from "~/services/media/background-encodes.server";
+import { makeVideoPreview } from "~/services/media/video-copies.server";
 import { randomString } from "~/services/platform/ids.server";
 import { computeFileExpiry } from "~/services/retention/expiry.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
@@ -225,7 +227,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
   const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
   let committing = false;
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const committed = await ctx.db.transaction().execute(async (trx) => {
       if (!(await reserveQuota(trx, target.userId, total, now))) {
         const quota = await getAccountQuota(trx, target.userId, now);
         throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
@@ -261,7 +263,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
             expires_at: expiresAt,
             retention_exempt: keepForever,
             // Paid plans get their MP4 copy made in the background at once; free ones on first request.
-            mp4_wanted_at: paidPlan && wantsMp4Copy(u.mimeType) ? now : null,
+            mp4_wanted_at: paidPlan && wantsMp4Copy(u.mimeType, u.durationMs) ? now : null,
             uploaded_via: target.source.via,
             api_key_id: target.source.keyId,
           })),
@@ -290,6 +292,12 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
         ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
       }));
     });
+    for (const file of committed) {
+      if (file.mime_type.startsWith("video/") && file.width) {
+        encodeInBackground(`preview/${file.id}`, () => makeVideoPreview(ctx, file), ctx.logger);
+      }
+    }
+    return committed;
   } catch (error) {
     // The database went away during COMMIT: the rows may exist, and a row must never lose its blob.
     // The blobs stay; the orphan sweep removes them if the rows do not.
