@@ -254,6 +254,10 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           Every public file has a share page, <C>{bases.appUrl}/v/FILE_ID</C>: pasted in Discord or on social media it shows the picture or plays the
           clip (it points embeds at the MP4 copy once made), and it carries a link for reporting the file.
         </p>
+        <p>
+          For a link with limits, open the file in the portal and create a share link: it can expire (1 hour to 30 days), ask for a password and
+          stop after a number of views, and it works for private files too. Revoke it there at any time.
+        </p>
       </DocSection>
 
       <DocSection id="response-headers" title="Response headers">
