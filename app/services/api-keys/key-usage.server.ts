@@ -35,10 +35,13 @@ export interface ApiCallRecord {
   detail?: Record<string, unknown>;
 }
 
-/** The audit row, the api_calls counter and the key's last use for one key-authenticated call. */
+/**
+ * The audit row, the api_calls counter and the key's last use for one key-authenticated call, in one
+ * transaction: one commit (one WAL flush) instead of three on the script API's hottest path.
+ */
 export async function recordApiCall(db: Db, caller: ApiCaller, call: ApiCallRecord): Promise<void> {
-  await Promise.all([
-    db
+  await db.transaction().execute(async (trx) => {
+    await trx
       .insertInto("audit_logs")
       .values({
         user_id: caller.userId,
@@ -48,10 +51,10 @@ export async function recordApiCall(db: Db, caller: ApiCaller, call: ApiCallReco
         ip: call.ip,
         detail: JSON.stringify({ status: call.status, ...call.detail }),
       })
-      .execute(),
-    bumpUsage(db, caller.serverId, { api_calls: 1 }),
-    touchApiKey(db, caller.keyId, caller.lastUsedAt),
-  ]);
+      .execute();
+    await bumpUsage(trx, caller.serverId, { api_calls: 1 });
+    await touchApiKey(trx, caller.keyId, caller.lastUsedAt);
+  });
 }
 
 /** Each of a user's keys' calls since `since`, counted from the audit rows (keys without calls are absent). */
