@@ -59,12 +59,15 @@ describe("computeFileExpiry", () => {
       { server_id: paid.srv.id, category: "cctv", days: 14 },
       { server_id: free.srv.id, category: "evidence", days: 90 },
     ]).execute();
-    const at = (input: { userId: string; serverId: string; category: string }) => computeFileExpiry(server.ctx.db, { ...input, now });
+    const at = async (input: { userId: string; serverId: string; category: string; keepForever?: boolean }) => (await computeFileExpiry(server.ctx.db, { ...input, now })).expiresAt;
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "screenshots" })).toEqual(new Date(now.getTime() + 30 * DAY));
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "cctv" })).toEqual(new Date(now.getTime() + 7 * DAY));
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "evidence" })).toEqual(new Date(now.getTime() + 30 * DAY));
     expect(await at({ userId: paid.user.id, serverId: paid.srv.id, category: "screenshots" })).toBeNull();
     expect(await at({ userId: paid.user.id, serverId: paid.srv.id, category: "cctv" })).toEqual(new Date(now.getTime() + 14 * DAY));
+    // Keep forever skips the rule on a paid plan, never the free plan's own 30 days.
+    expect(await at({ userId: paid.user.id, serverId: paid.srv.id, category: "cctv", keepForever: true })).toBeNull();
+    expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "cctv", keepForever: true })).toEqual(new Date(now.getTime() + 7 * DAY));
   });
 });
 
