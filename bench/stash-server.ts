@@ -53,10 +53,18 @@ const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "B
 const small = await seed(server, user.id, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
 const large = await seed(server, user.id, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
 const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: user.id, name: "bench", permissions: ["upload", "read"] });
+// The small-upload bench measures the upload path, not the per-server rate limit: a business plan and
+// many servers, each with its own key, keep the limit (240 uploads a minute per server) out of the way.
+await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("user_id", "=", user.id).execute();
+const uploadKeys: string[] = [];
+for (let i = 0; i < 40; i++) {
+  const target = await createServer(server.ctx.db, { userId: user.id, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
+  uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, userId: user.id, name: "bench", permissions: ["upload"] })).secret);
+}
 const shots: string[] = [];
 for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
   shots.push((await seed(server, user.id, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
 }
 process.stdout.write(
-  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
+  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
 );

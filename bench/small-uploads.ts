@@ -1,0 +1,100 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { percentile, processCpuMs, round } from "./lib.ts";
+
+export interface SmallUploadRun {
+  file: string;
+  concurrency: number;
+  stash: { perSecond: number; p99Ms: number; cpuMsPerUpload: number };
+  reference: { perSecond: number; p99Ms: number; cpuMsPerUpload: number };
+  ratio: number;
+  budget: number;
+}
+
+function multipart(file: Buffer, name: string, type: string) {
+  const boundary = `----stashsmall${randomBytes(8).toString("hex")}`;
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="category"\r\n\r\nscreenshots\r\n`),
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${type}\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** `concurrency` keep-alive clients posting the same file for `seconds`; uploads/s, p99 and server CPU per upload. */
+async function drive(port: number, pid: number, keys: string[], file: { body: Buffer; contentType: string }, concurrency: number, seconds: number) {
+  let next = 0;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  let failed = 0;
+  const cpuBefore = processCpuMs(pid);
+  const deadline = performance.now() + seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/api/upload",
+          method: "POST",
+          agent,
+          headers: { ...(keys.length ? { "x-api-key": keys[next++ % keys.length]! } : {}), "content-type": file.contentType, "content-length": file.body.length },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            if (res.statusCode === 201) latencies.push(performance.now() - started);
+            else failed++;
+            resolve();
+          });
+        },
+      );
+      req.on("error", () => {
+        failed++;
+        resolve();
+      });
+      req.end(file.body);
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) await one();
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = processCpuMs(pid) - cpuBefore;
+  agent.destroy();
+  if (failed) throw new Error(`${failed} uploads failed`);
+  return { perSecond: round(latencies.length / elapsed, 1), p99Ms: round(percentile(latencies, 99), 1), cpuMsPerUpload: round(cpu / Math.max(latencies.length, 1), 1) };
+}
+
+/**
+ * Small uploads, the real game workload: a ~300 KB WebP screenshot and a ~300 KB PDF at concurrency 1
+ * and 8, Stash (production entry, its database) against the bare busboy server of
+ * upload-reference-server.ts, runs interleaved. Budgets: WebP ≥ 0.85×, PDF ≥ 0.5×.
+ */
+export async function benchSmallUploads(
+  stash: { port: number; pid: number; uploadKeys: string[] },
+  reference: { port: number; pid: number },
+  files: { webp: Buffer; pdf: Buffer },
+  seconds: number,
+): Promise<SmallUploadRun[]> {
+  const runs: SmallUploadRun[] = [];
+  for (const [name, bytes, type, budget] of [
+    ["screenshot.webp", files.webp, "image/webp", 0.85],
+    ["report.pdf", files.pdf, "application/pdf", 0.5],
+  ] as const) {
+    const body = multipart(bytes, name, type);
+    for (const concurrency of [1, 8]) {
+      // Warm both paths first (first-request compilation, pools).
+      await drive(stash.port, stash.pid, stash.uploadKeys, body, 1, 0.5);
+      await drive(reference.port, reference.pid, [], body, 1, 0.5);
+      const s = await drive(stash.port, stash.pid, stash.uploadKeys, body, concurrency, seconds);
+      const r = await drive(reference.port, reference.pid, [], body, concurrency, seconds);
+      runs.push({ file: `${name} (${round(bytes.length / 1024, 0)} KB)`, concurrency, stash: s, reference: r, ratio: round(s.perSecond / r.perSecond), budget });
+    }
+  }
+  return runs;
+}
