@@ -87,6 +87,17 @@ describe("host", () => {
     expect(res.headers.get("content-security-policy")).toBe("sandbox");
   });
 
+  test("sends upload answers uncompressed: a few KB of JSON is not worth the CPU on every upload", async ({ account }) => {
+    const body = new FormData();
+    body.append("file", new Blob([Buffer.from("%PDF-1.7\n%%EOF\n")], { type: "application/pdf" }), "note.pdf");
+    const res = await rawPost(`${server.url}/api/upload`, body, { "Accept-Encoding": "gzip, br", "x-api-key": account.key });
+    expect(res.statusCode).toBe(201);
+    // Big enough that compression would apply (threshold 1 KB), and JSON like the health answer that is compressed.
+    expect(res.body.length).toBeGreaterThan(1024);
+    expect(res.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(res.body.toString()).success).toBe(true);
+  });
+
   it("serves built assets with immutable caching", async () => {
     // Public pages carry only the stylesheet; the sign-in page also loads the client bundle.
     const homeHtml = await (await server.request("/")).text();
@@ -152,3 +163,18 @@ describe("configuration", () => {
     expect(config.maxUploadBytes).toBe(50 * 1024 * 1024);
   });
 });
+
+/** A POST with Node's http client, which, unlike fetch, shows the encoding the server chose. */
+async function rawPost(url: string, form: FormData, headers: Record<string, string>): Promise<{ statusCode: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const request = new Request(url, { method: "POST", body: form });
+  const payload = Buffer.from(await request.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers: { ...headers, "Content-Type": request.headers.get("content-type")!, "Content-Length": payload.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
