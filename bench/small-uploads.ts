@@ -71,7 +71,7 @@ async function drive(port: number, pid: number, keys: string[], file: { body: Bu
 }
 
 /**
- * Small uploads, the real game workload: a ~300 KB WebP screenshot and a ~300 KB PDF at concurrency 1
+ * Small uploads, the real game workload: a 1080p WebP screenshot and a PDF of its size at concurrency 1
  * and 8, Stash (production entry, its database) against the bare busboy server of
  * upload-reference-server.ts, runs interleaved. Budgets: WebP ≥ 0.85×, PDF ≥ 0.5×.
  */
