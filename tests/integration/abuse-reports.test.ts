@@ -3,7 +3,7 @@ import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { seedAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie, postForm, readToast, signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
-import { waitForOutboxMail } from "../helpers/mail.ts";
+import { readOutbox, waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
 
@@ -68,8 +68,15 @@ describe("abuse reports", () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
     const user = await signUpAndSignIn(server);
 
-    const dashboard = (await (await server.request("/admin", { headers: { Cookie: admin.cookie } })).text()).replace(/<!-- -->/g, "");
-    expect(dashboard).toContain("Pending Reviews");
+    // Pending Reviews counts files with open reports; hiding this one takes it off the count.
+    const pending = async () => {
+      const html = (await (await server.request("/admin", { headers: { Cookie: admin.cookie } })).text()).replace(/<!-- -->/g, "");
+      return Number(/Pending Reviews<\/[^>]+>[\s\S]*?tabular-nums[^>]*>(\d+)</.exec(html)?.[1]);
+    };
+    const pendingBefore = await pending();
+    const openFiles = await server.ctx.db.selectFrom("file_reports").select("file_id").distinct().where("status", "=", "open").execute();
+    expect(pendingBefore).toBe(openFiles.length);
+    expect(openFiles.map((r) => r.file_id)).toContain(file.id);
     const queue = await (await server.request("/admin/reports", { headers: { Cookie: admin.cookie } })).text();
     expect(queue).toContain(file.url);
     expect(queue).toContain("Malware or phishing");
@@ -79,6 +86,7 @@ describe("abuse reports", () => {
 
     const hidden = await postForm(server, "/admin/reports", { intent: "hide", fileId: file.id }, { cookie: admin.cookie });
     expect(readToast(hidden)).toMatchObject({ title: "File hidden" });
+    expect(await pending()).toBe(pendingBefore - 1);
     const served = await fetch(file.url);
     expect(served.status).toBe(451);
     expect(await served.json()).toMatchObject({ code: "file_hidden" });
@@ -101,6 +109,21 @@ describe("abuse reports", () => {
     expect((await fetch(file.url)).status).toBe(404);
     expect((await getAccountQuota(server.ctx.db, file.owner.userId)).usedBytes).toBe(before.usedBytes - 5000);
     expect(await server.ctx.db.selectFrom("file_reports").select("id").where("file_id", "=", file.id).execute()).toEqual([]);
+  });
+
+  test("dismissing a live file's reports closes them and tells nobody; a malformed file id is 404, not a server error", async () => {
+    const file = await hostedFile();
+    expect((await report({ url: file.url, reason: "other" })).status).toBe(201);
+    const admin = await signUpAndSignIn(server, { role: "admin" });
+    const mailsBefore = readOutbox(server.dataDir).length;
+    const res = await postForm(server, "/admin/reports", { intent: "dismiss", fileId: file.id }, { cookie: admin.cookie });
+    expect(readToast(res)).toMatchObject({ title: "Reports dismissed" });
+    expect(await server.ctx.db.selectFrom("file_reports").select("status").where("file_id", "=", file.id).execute()).toEqual([{ status: "dismissed" }]);
+    expect((await fetch(file.url)).status).toBe(200);
+    expect(readOutbox(server.dataDir).length).toBe(mailsBefore);
+    for (const intent of ["hide", "restore", "dismiss", "delete"]) {
+      expect((await postForm(server, "/admin/reports", { intent, fileId: "not-a-file" }, { cookie: admin.cookie })).status).toBe(404);
+    }
   });
 
   test("one address can file ten reports an hour; the eleventh is 429 and stores nothing", async () => {

@@ -128,6 +128,7 @@ describe("keep forever", () => {
     const neighbour = await viaKey(paid, { category: "bodycam" });
     const ok = await act(paid, `/gallery/${kept.id}`, { intent: "keepForever", keep: "on" });
     expect(readToast(ok)).toMatchObject({ title: "Kept forever" });
+    expect((await act(paid, "/gallery/not-a-file", { intent: "keepForever", keep: "on" })).status).toBe(404);
     expect((await detailPage(paid, kept.id)).html).toContain("Never: kept forever");
 
     await upsertRetentionRule(server.ctx.db, (await server.ctx.db.selectFrom("files").select("server_id").where("id", "=", kept.id).executeTakeFirstOrThrow()).server_id, { category: "bodycam", days: 1 });

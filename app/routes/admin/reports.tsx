@@ -1,5 +1,5 @@
 import { Eye, EyeOff, Trash2, X } from "lucide-react";
-import { useFetcher } from "react-router";
+import { useFetcher, type AppLoadContext } from "react-router";
 import { PageHeader } from "~/components/portal/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -9,7 +9,7 @@ import { formatDateTime } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { requireUserWithRole } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { deleteReportedFile, hideReportedFile, listReportedFiles, restoreReportedFile } from "~/services/files/file-reports.server";
+import { deleteReportedFile, dismissReports, hideReportedFile, listReportedFiles, restoreReportedFile } from "~/services/files/file-reports.server";
 import type { Route } from "./+types/reports";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const OUTCOMES = {
   hide: { run: hideReportedFile, title: "File hidden", description: "Its links answer 451 until you restore it; the owner was told." },
   restore: { run: restoreReportedFile, title: "File restored", description: "Its links work again and the reports were dismissed." },
-  dismiss: { run: restoreReportedFile, title: "Reports dismissed", description: "The file stays available." },
+  dismiss: { run: (ctx: AppLoadContext, fileId: string, adminId: string) => dismissReports(ctx.db, fileId, adminId), title: "Reports dismissed", description: "The file stays available." },
 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -6,8 +6,8 @@ import type { AppContext } from "~/services/app-context.server";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
 import { onDemandVariantBytes } from "~/services/media/transforms.server";
 import { releaseQuota } from "~/services/billing/quota.server";
+import { isUuid } from "~/services/platform/ids.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Deletes a file of a server: the row (variants cascade) and the quota it and its on-demand variants held, in one
@@ -15,7 +15,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * whose delete fails is left to the orphan sweep. Returns the deleted row, or undefined.
  */
 export async function deleteServerFile(ctx: Pick<AppContext, "db" | "blobs" | "logger">, serverId: string, fileId: string): Promise<FileRecord | undefined> {
-  if (!UUID.test(fileId)) return undefined;
+  if (!isUuid(fileId)) return undefined;
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", fileId).execute();
     const variantBytes = await onDemandVariantBytes(trx, { fileId });

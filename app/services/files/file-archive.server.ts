@@ -4,8 +4,8 @@ import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { MAX_BULK_FILES } from "~/services/files/file-details.server";
+import { isUuid } from "~/services/platform/ids.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Past this a zip would tie up the instance for minutes; the owner downloads in parts. */
 export const MAX_ARCHIVE_BYTES = 2 * 1024 ** 3;
 
@@ -29,7 +29,7 @@ function uniqueNames(names: string[]): string[] {
  * are skipped; none at all is a 404.
  */
 export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, userId: string, fileIds: string[]): Promise<{ stream: Readable; count: number }> {
-  const ids = [...new Set(fileIds)].filter((id) => UUID.test(id));
+  const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length > MAX_BULK_FILES) throw new DomainError("invalid_request", `Select at most ${MAX_BULK_FILES} files at a time.`);
   const files = ids.length
     ? await deps.db

@@ -3,8 +3,8 @@ import type { Db } from "../../../db/index";
 import type { UploadVia } from "../../../db/schema";
 import { categorySlug } from "~/lib/categories";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
+import { isUuid } from "~/services/platform/ids.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MAX_BULK_FILES = 100;
 
 /** Everything the file detail view shows about one of the owner's files. */
@@ -34,7 +34,7 @@ export interface FileDetails {
 }
 
 export async function findFileDetails(db: Db, userId: string, fileId: string): Promise<FileDetails | undefined> {
-  if (!UUID.test(fileId)) return undefined;
+  if (!isUuid(fileId)) return undefined;
   const row = await db
     .selectFrom("files")
     .innerJoin("servers", "servers.id", "files.server_id")
@@ -72,7 +72,7 @@ export async function findFileDetails(db: Db, userId: string, fileId: string): P
 }
 
 function ownedIds(fileIds: string[]): string[] {
-  return [...new Set(fileIds)].filter((id) => UUID.test(id));
+  return [...new Set(fileIds)].filter((id) => isUuid(id));
 }
 
 /** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. */

@@ -9,6 +9,7 @@ import { deleteServerFile } from "~/services/files/delete-files.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 import { escapeHtml, sendMail } from "~/services/platform/mail.server";
 
 const FILE_PATH = /\/f\/([A-Za-z0-9_-]{1,64})\/([a-z0-9_-]{1,40})\/([A-Za-z0-9._-]{1,200})$/;
@@ -146,6 +147,7 @@ async function mailOwner(ctx: ModerationContext, fileId: string, subject: string
 
 /** Hides a reported file at once (served 451), closes its open reports as acted on, and tells the owner. */
 export async function hideReportedFile(ctx: ModerationContext, fileId: string, adminId: string): Promise<boolean> {
+  if (!isUuid(fileId)) return false;
   const file = await ctx.db.updateTable("files").set({ hidden_at: new Date() }).where("id", "=", fileId).returning(["server_id", "category", "filename"]).executeTakeFirst();
   if (!file) return false;
   invalidateCachedFile(ctx.db, file);
@@ -154,8 +156,22 @@ export async function hideReportedFile(ctx: ModerationContext, fileId: string, a
   return true;
 }
 
+/** Closes a live file's open reports without acting on it: nothing changes for the file or its owner. */
+export async function dismissReports(db: Db, fileId: string, adminId: string): Promise<boolean> {
+  if (!isUuid(fileId)) return false;
+  const closed = await db
+    .updateTable("file_reports")
+    .set({ status: "dismissed", resolved_at: new Date(), resolved_by: adminId })
+    .where("file_id", "=", fileId)
+    .where("status", "=", "open")
+    .returning("id")
+    .execute();
+  return closed.length > 0;
+}
+
 /** Serves a hidden file again and dismisses the reports against it. */
 export async function restoreReportedFile(ctx: ModerationContext, fileId: string, adminId: string): Promise<boolean> {
+  if (!isUuid(fileId)) return false;
   const file = await ctx.db.updateTable("files").set({ hidden_at: null }).where("id", "=", fileId).returning(["server_id", "category", "filename", "hidden_at"]).executeTakeFirst();
   if (!file) return false;
   invalidateCachedFile(ctx.db, file);
@@ -171,6 +187,7 @@ export async function restoreReportedFile(ctx: ModerationContext, fileId: string
 
 /** Deletes a reported file for good (row, blobs, quota) and tells the owner. */
 export async function deleteReportedFile(ctx: ModerationContext, fileId: string): Promise<boolean> {
+  if (!isUuid(fileId)) return false;
   const file = await ctx.db.selectFrom("files").select(["server_id"]).where("id", "=", fileId).executeTakeFirst();
   if (!file) return false;
   await mailOwner(ctx, fileId, `A file of yours was removed after a report`, `Your file "{file}" was reported, reviewed and removed by an administrator of ${ctx.config.APP_NAME}.`);

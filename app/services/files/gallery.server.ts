@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kyse
 import type { Db } from "../../../db/index";
 import type { Database } from "../../../db/schema";
 import { ALL_CATEGORIES, categoryGroupKeys } from "~/lib/categories";
+import { isUuid } from "~/services/platform/ids.server";
 
 export const GALLERY_PAGE_SIZE = 24;
 export const GALLERY_MAX_PAGE_SIZE = 100;
@@ -71,7 +72,6 @@ interface Cursor {
 /** created_at::text, e.g. "2026-11-22 17:30:38.123456+00" (the offset follows the session's TimeZone). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: Cursor, sort: GallerySort = "newest"): string {
   const parts = sort === "newest" ? [cursor.at, cursor.id] : [sort, cursor.at, cursor.id];
@@ -94,7 +94,7 @@ export function decodeCursor(value: string | null | undefined, sort: GallerySort
     const parts = parsed as unknown[];
     const [cursorSort, at, id] = parts.length === 2 ? ["newest", ...parts] : parts;
     if (parts.length > 3 || cursorSort !== sort) return null;
-    if (typeof at !== "string" || typeof id !== "string" || !UUID.test(id)) return null;
+    if (typeof at !== "string" || typeof id !== "string" || !isUuid(id)) return null;
     if (!SORT_KEY_FORMAT[sort](at)) return null;
     return { at, id };
   } catch {

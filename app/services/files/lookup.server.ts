@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/index";
 import type { FileRecord } from "../../../db/schema";
 import { FileBodyCache, type FileBodyLimits } from "~/services/files/body-cache.server";
+import { isUuid } from "~/services/platform/ids.server";
 
 /** What serving needs of a file row; small enough to keep tens of thousands in memory. */
 export type ServedFileRecord = Pick<
@@ -112,7 +113,7 @@ export async function findFileByPath(
 }
 
 export async function findFileById(db: Db, id: string): Promise<ServedFileRecord | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();
   return row && isLive(row) ? row : undefined;
 }

@@ -7,8 +7,8 @@ import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/ser
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/media/images.server";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, WAVEFORM_VARIANT, type StoredVariant } from "~/services/media/transforms.server";
+import { isUuid } from "~/services/platform/ids.server";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
 export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
@@ -49,7 +49,7 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
  * the same service the script API uses. Ids that are not the user's are skipped; returns the count.
  */
 export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<number> {
-  const ids = [...new Set(fileIds)].filter((id) => UUID.test(id));
+  const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length === 0) return 0;
   const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
   let deleted = 0;

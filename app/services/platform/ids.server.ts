@@ -24,3 +24,10 @@ export function newServerId(): string {
 export function sha256Hex(value: string | Buffer): string {
   return createHash("sha256").update(value).digest("hex");
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value from a URL or form can be a row id: anything else reads as "not found", never reaches SQL (a 500). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -4,6 +4,7 @@ import { expiryLabel, isExpiringSoon } from "~/lib/file-expiry";
 import { isTier, PLANS } from "~/lib/plans";
 import { isLiveStatus } from "~/services/billing/subscriptions.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -51,6 +52,7 @@ export async function computeFileExpiry(db: Db, input: FileExpiryInput): Promise
  * files (paid plans): a free plan's 30 days are its limit, so it is refused there.
  */
 export async function setKeepForever(db: Db, userId: string, fileId: string, keep: boolean): Promise<boolean> {
+  if (!isUuid(fileId)) return false;
   if (keep && (await planRetentionDays(db, userId)) !== null) {
     throw new DomainError("plan_unavailable", "Keeping files forever needs a paid plan: on the free plan files are kept 30 days.");
   }
