@@ -12,7 +12,6 @@ import { ERROR_STATUS } from "~/http/api-response.server";
 import { isValidEmail, MESSAGES, validateDisplayName, validateNewPassword } from "~/lib/auth-validation";
 import { deleteAccount } from "~/services/files/account-deletion.server";
 import { startEmailChange } from "~/services/accounts/email-change.server";
-import { verifyPassword } from "~/services/accounts/passwords.server";
 import { clearSessionCookie } from "~/services/accounts/sessions.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import { sendAccountMailInBackground } from "~/routes/auth/auth-mail.server";
@@ -122,14 +121,10 @@ async function deleteAccountAction(context: AppLoadContext, form: FormData, user
   if (String(form.get("confirmPhrase") ?? "").trim().toLowerCase() !== DELETE_ACCOUNT_PHRASE) {
     return actionFail(title, `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.`, 400);
   }
-  const row = await context.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
-  if (row.password_hash && !(await verifyPassword(row.password_hash, String(form.get("currentPassword") ?? "")))) {
-    return actionFail(title, MESSAGES.currentPasswordWrong, 401);
-  }
   try {
-    await deleteAccount(context, getBilling(context.config), userId);
+    await deleteAccount(context, getBilling(context.config), { userId, currentPassword: String(form.get("currentPassword") ?? "") });
   } catch (error) {
-    if (!isDomainError(error, "payment_provider_error", "billing_not_configured")) throw error;
+    if (!isDomainError(error, "invalid_credentials", "payment_provider_error", "billing_not_configured")) throw error;
     return actionFail(title, error.message, ERROR_STATUS[error.code]);
   }
   return redirectWithToast(

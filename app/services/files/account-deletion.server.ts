@@ -2,6 +2,8 @@ import type { AppContext } from "~/services/app-context.server";
 import type { Billing } from "~/services/billing/stripe-client.server";
 import { deleteServerWithFiles } from "~/services/files/delete-files.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { MESSAGES } from "~/lib/auth-validation";
+import { verifyPassword } from "~/services/accounts/passwords.server";
 
 export interface DeletedAccount {
   servers: number;
@@ -10,11 +12,20 @@ export interface DeletedAccount {
 }
 
 /**
- * Deletes an account for good: its Stripe subscription is cancelled first (if that fails nothing
- * is deleted, so nobody keeps paying for an account that is gone), then every server with its
- * files' rows and blobs, then the user row, whose keys, sessions, tokens and plan rows cascade.
+ * Deletes an account for good, once its current password (if it has one) is proven: its Stripe
+ * subscription is cancelled first (if that fails nothing is deleted, so nobody keeps paying for an
+ * account that is gone), then every server with its files' rows and blobs, then the user row, whose
+ * keys, sessions, tokens and plan rows cascade.
  */
-export async function deleteAccount(ctx: Pick<AppContext, "db" | "blobs" | "logger">, billing: Billing | null, userId: string): Promise<DeletedAccount> {
+export async function deleteAccount(
+  ctx: Pick<AppContext, "db" | "blobs" | "logger">,
+  billing: Billing | null,
+  { userId, currentPassword }: { userId: string; currentPassword: string },
+): Promise<DeletedAccount> {
+  const user = await ctx.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
+  if (user.password_hash && !(await verifyPassword(user.password_hash, currentPassword))) {
+    throw new DomainError("invalid_credentials", MESSAGES.currentPasswordWrong);
+  }
   const subscription = await ctx.db.selectFrom("subscriptions").select(["stripe_subscription_id", "status"]).where("user_id", "=", userId).executeTakeFirst();
   let subscriptionCancelled = false;
   if (subscription?.stripe_subscription_id && subscription.status !== "canceled") {

@@ -1,7 +1,5 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "../../../db/index";
@@ -12,7 +10,7 @@ import { encodeImage, inspectImage, isRasterImage, stripImageMetadata, type Enco
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
-import { readSource, readTail } from "~/services/media/source.server";
+import { readSource, readTail, withLocalFile, withTempDir } from "~/services/media/source.server";
 import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey, WAVEFORM_VARIANT } from "~/services/media/transforms.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { computeThumbHash } from "~/services/media/thumbhash.server";
@@ -165,20 +163,6 @@ async function storeDerivative(blobs: BlobStore, fileKey: string, variant: strin
   return { variant, storage_key: storageKey, mime_type: image.mimeType, size_bytes: put.size, width: image.width, height: image.height };
 }
 
-/** ffmpeg needs a path; on S3 the bytes go to a private temp file for the duration of the probe. */
-async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: string) => Promise<T>): Promise<T> {
-  const source = await readSource(blobs, key);
-  if (typeof source === "string") return work(source);
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-media-"));
-  const file = path.join(dir, `input-${randomBytes(6).toString("hex")}`);
-  try {
-    await fsp.writeFile(file, source, { mode: 0o600 });
-    return await work(file);
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
-}
-
 /**
  * Duration and dimensions, and for videos a poster frame with its thumbnail. A recording without a
  * duration (MediaRecorder WebM) is first remuxed so it plays with a length and seeks, and a file
@@ -238,15 +222,6 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
 
 /** A remux copies every packet; its container overhead differs from the recorder's by a few percent. */
 const MIN_COPY_RATIO = 0.9;
-
-async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-remux-"));
-  try {
-    return await work(dir);
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Rewrites the upload's streams into a fresh container (`-c copy`): a recording without a duration

@@ -1,4 +1,7 @@
+import { randomBytes } from "node:crypto";
 import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { buffer } from "node:stream/consumers";
 import type { BlobStore } from "../../../storage/blob-store";
@@ -31,4 +34,25 @@ export async function readTail(blobs: BlobStore, key: string, size: number, byte
   const blob = await blobs.get(key, { start, end: Math.max(start, size - 1) });
   if (!blob) throw new DomainError("file_missing", "The stored file could not be read");
   return buffer(blob.stream);
+}
+
+/** A private temporary directory for `work`, removed afterwards whatever happens. */
+export async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-media-"));
+  try {
+    return await work(dir);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** ffmpeg needs a path: the stored file itself on disk, or on S3 its bytes in a private temp file for the duration of `work`. */
+export async function withLocalFile<T>(blobs: BlobStore, key: string, work: (file: string) => Promise<T>): Promise<T> {
+  const source = await readSource(blobs, key);
+  if (typeof source === "string") return work(source);
+  return withTempDir(async (dir) => {
+    const file = path.join(dir, `input-${randomBytes(6).toString("hex")}`);
+    await fsp.writeFile(file, source, { mode: 0o600 });
+    return work(file);
+  });
 }

@@ -1,5 +1,4 @@
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
@@ -8,7 +7,7 @@ import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
 import type { Logger } from "~/services/platform/logger.server";
-import { readSource } from "~/services/media/source.server";
+import { withLocalFile, withTempDir } from "~/services/media/source.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { findVariant, MP4_COPY_VARIANT, PREVIEW_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
 import { encodeMp4Copy, makeAnimatedPreview, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
@@ -38,15 +37,6 @@ export async function requestVideoCopy(db: Db, file: { id: string; mime_type: st
 
 type Outcome = "made" | "failed" | "idle";
 
-async function withTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), "stash-mp4-"));
-  try {
-    return await work(dir);
-  } finally {
-    await fsp.rm(dir, { recursive: true, force: true });
-  }
-}
-
 const markFailed = (db: Db, id: string) => db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date() }).where("id", "=", id).execute();
 
 /**
@@ -73,10 +63,7 @@ export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
   if (!(await toolAvailable(tools.ffmpegPath))) return "idle";
   const sizeBytes = Number(file.size_bytes);
   try {
-    return await withTempDir(async (dir) => {
-      const source = await readSource(deps.blobs, file.storage_key);
-      const input = typeof source === "string" ? source : path.join(dir, "input");
-      if (typeof source !== "string") await fsp.writeFile(input, source, { mode: 0o600 });
+    return await withLocalFile(deps.blobs, file.storage_key, (input) => withTempDir(async (dir) => {
       const durationMs = file.duration_ms ?? (await probeMedia(tools, input, file.mime_type))?.durationMs ?? null;
       if (!durationMs) {
         await markFailed(deps.db, file.id);
@@ -107,7 +94,7 @@ export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
       });
       if (!kept) await deps.blobs.delete(storageKey);
       return kept ? "made" : "idle";
-    });
+    }));
   } catch (error) {
     deps.logger.warn({ err: error, fileId: file.id }, "MP4 copy could not be made");
     await markFailed(deps.db, file.id);
@@ -133,12 +120,7 @@ export async function makeVideoCopies(deps: VideoCopyDeps, signal?: AbortSignal)
  */
 export async function makeVideoPreview(deps: VideoCopyDeps, file: { id: string; storage_key: string; mime_type: string; width: number | null; height: number | null }): Promise<boolean> {
   const tools = await mediaTools(deps.config);
-  const preview = await withTempDir(async (dir) => {
-    const source = await readSource(deps.blobs, file.storage_key);
-    const input = typeof source === "string" ? source : path.join(dir, "input");
-    if (typeof source !== "string") await fsp.writeFile(input, source, { mode: 0o600 });
-    return makeAnimatedPreview(tools, input, file.mime_type);
-  });
+  const preview = await withLocalFile(deps.blobs, file.storage_key, (input) => makeAnimatedPreview(tools, input, file.mime_type));
   if (!preview) return false;
   const storageKey = variantStorageKey(file.storage_key, PREVIEW_VARIANT);
   const put = await deps.blobs.put(storageKey, Readable.from([preview]), { contentType: "image/webp" });
