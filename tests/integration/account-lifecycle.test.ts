@@ -8,7 +8,8 @@ import type { FakeStripe } from "../helpers/fake-stripe.ts";
 import { stashTest } from "../helpers/fixtures.ts";
 import { linkIn, waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { form, pdf } from "../helpers/upload-fixtures.ts";
+import { gameScreenshot } from "../helpers/images.ts";
+import { form } from "../helpers/upload-fixtures.ts";
 
 let fake: FakeStripe;
 let server: TestServer;
@@ -85,11 +86,11 @@ describe("settings: e-mail change", () => {
 
 async function ownerWithFiles() {
   const who = await signUpAndSignIn(server, { password: "password one 1" });
-  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Doomed RP", allowedFileTypes: ["pdf"] });
+  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Doomed RP" });
   const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "game" });
   const urls: string[] = [];
-  for (const name of ["a.pdf", "b.pdf"]) {
-    const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: pdf(3000), filename: name }]) });
+  for (const [i, name] of ["a.jpg", "b.jpg"].entries()) {
+    const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(320, 180, i + 1, "jpeg"), filename: name }]) });
     expect(res.status).toBe(201);
     urls.push(((await res.json()) as { url: string }).url);
   }
@@ -134,7 +135,7 @@ describe("settings: delete account", () => {
     for (const key of storageKeys) expect(await server.ctx.blobs.get(key)).toBeNull();
     for (const url of urls) expect((await fetch(url)).status).toBe(404);
     expect((await settingsPage(who.cookie)).status).toBe(302);
-    const upload = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: pdf(100), filename: "c.pdf" }]) });
+    const upload = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(64, 64, 3, "jpeg"), filename: "c.jpg" }]) });
     expect(upload.status).toBe(401);
   });
 });

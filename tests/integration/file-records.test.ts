@@ -10,7 +10,9 @@ import { sweepExpiredFiles } from "../../app/services/retention/sweep.server.ts"
 import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { form, pdf, png } from "../helpers/upload-fixtures.ts";
+import { randomBytes } from "node:crypto";
+import sharp from "sharp";
+import { form, png } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -25,14 +27,21 @@ interface Owner extends SignedInUser {
 
 async function owner(): Promise<Owner> {
   const who = await signUpAndSignIn(server);
-  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row RP", allowedFileTypes: ["png", "pdf"] });
+  // A server as a new owner makes it: the default types (images, video, audio; no documents).
+  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row RP" });
   const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "mdt script" });
   return { ...who, serverId: gameServer.id, webhookSecret: gameServer.webhook_secret, key: secret };
 }
 
 type Uploaded = { id: string; url: string; file_size: number };
 
-async function viaKey(o: Owner, fields: Record<string, string>, file = { data: pdf(4000) as Buffer, filename: "report.pdf" }): Promise<Uploaded> {
+/** A lossless WebP of noise: incompressible, so its size grows strictly with `side` (the sort tests rely on it). */
+function noiseWebp(side: number): Promise<Buffer> {
+  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).webp({ lossless: true }).toBuffer();
+}
+
+async function viaKey(o: Owner, fields: Record<string, string>, file?: { data: Buffer; filename: string }): Promise<Uploaded> {
+  file ??= { data: await noiseWebp(40), filename: "shot.webp" };
   const res = await server.request("/api/upload", {
     method: "POST",
     headers: { "x-api-key": o.key },
@@ -60,14 +69,14 @@ describe("file detail view", () => {
     // Free plan: kept 30 days, and the page says until when.
     expect(html).not.toContain("Never: kept until you delete it");
 
-    const portalForm = form([{ field: "file", data: pdf(1000), filename: "notes.pdf" }]);
+    const portalForm = form([{ field: "file", data: await noiseWebp(20), filename: "notes.webp" }]);
     const portal = await server.request(`/api/portal/upload?server_id=${o.serverId}`, { method: "POST", headers: { Origin: server.url, Cookie: o.cookie }, body: portalForm });
     expect(portal.status).toBe(201);
     expect((await detailPage(o, ((await portal.json()) as Uploaded).id)).html).toContain("The portal&#x27;s Upload page");
 
-    const hook = await server.request(`/api/webhooks/${o.serverId}/${o.webhookSecret}`, { method: "POST", body: form([{ field: "file", data: pdf(1000), filename: "hook.pdf" }]) });
+    const hook = await server.request(`/api/webhooks/${o.serverId}/${o.webhookSecret}`, { method: "POST", body: form([{ field: "file", data: await noiseWebp(20), filename: "hook.webp" }]) });
     expect(hook.status).toBe(200);
-    const hookRow = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", o.serverId).where("original_filename", "=", "hook.pdf").executeTakeFirstOrThrow();
+    const hookRow = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", o.serverId).where("original_filename", "=", "hook.webp").executeTakeFirstOrThrow();
     expect((await detailPage(o, hookRow.id)).html).toContain("Discord-style webhook");
 
     const stranger = await owner();
@@ -144,9 +153,9 @@ describe("keep forever", () => {
 describe("text cleaning on script uploads", () => {
   test("player names and display filenames lose tags and scripts, as every typed text does", async () => {
     const o = await owner();
-    const file = await viaKey(o, { player_name: "<script>alert(1)</script>Jane <b>Vega</b>", filename: "<img src=x onerror=alert(1)>report.pdf" });
+    const file = await viaKey(o, { player_name: "<script>alert(1)</script>Jane <b>Vega</b>", filename: "<img src=x onerror=alert(1)>report.webp" });
     const row = await server.ctx.db.selectFrom("files").select(["player_name", "original_filename"]).where("id", "=", file.id).executeTakeFirstOrThrow();
-    expect(row).toEqual({ player_name: "Jane Vega", original_filename: "report.pdf" });
+    expect(row).toEqual({ player_name: "Jane Vega", original_filename: "report.webp" });
   });
 });
 
@@ -154,7 +163,7 @@ describe("gallery bulk actions", () => {
   test("visibility, category and zip apply to the owner's selection only", async () => {
     const o = await owner();
     const stranger = await owner();
-    const mine = [await viaKey(o, { category: "bodycam" }, { data: pdf(3000), filename: "a.pdf" }), await viaKey(o, { category: "bodycam" }, { data: pdf(5000), filename: "a.pdf" })];
+    const mine = [await viaKey(o, { category: "bodycam" }, { data: await noiseWebp(30), filename: "a.webp" }), await viaKey(o, { category: "bodycam" }, { data: await noiseWebp(40), filename: "a.webp" })];
     const theirs = await viaKey(stranger, {});
     const ids = [...mine.map((f) => f.id), theirs.id];
 
@@ -180,7 +189,7 @@ describe("gallery bulk actions", () => {
     fs.writeFileSync(path.join(dir, "files.zip"), Buffer.from(await zip.arrayBuffer()));
     execFileSync("unzip", ["-q", "files.zip", "-d", "out"], { cwd: dir });
     const names = fs.readdirSync(path.join(dir, "out")).sort();
-    expect(names).toEqual(["a (2).pdf", "a.pdf"]);
+    expect(names).toEqual(["a (2).webp", "a.webp"]);
     expect(names.map((n) => fs.statSync(path.join(dir, "out", n)).size).sort()).toEqual(mine.map((f) => f.file_size).sort());
     fs.rmSync(dir, { recursive: true, force: true });
 
@@ -192,9 +201,9 @@ describe("gallery bulk actions", () => {
 describe("sorting and the storage breakdown", () => {
   test("every order pages through all files once; the Storage Manager lists largest first with usage by server and category", async () => {
     const o = await owner();
-    const sizes = [9000, 2000, 7000, 4000, 6000];
-    const names = ["delta.pdf", "Alpha.pdf", "echo.pdf", "charlie.pdf", "bravo.pdf"];
-    for (const [i, size] of sizes.entries()) await viaKey(o, { category: i % 2 ? "bodycam" : "screenshots" }, { data: pdf(size), filename: names[i]! });
+    const sides = [60, 20, 50, 30, 45];
+    const names = ["delta.webp", "Alpha.webp", "echo.webp", "charlie.webp", "bravo.webp"];
+    for (const [i, side] of sides.entries()) await viaKey(o, { category: i % 2 ? "bodycam" : "screenshots" }, { data: await noiseWebp(side), filename: names[i]! });
     const { listGalleryFiles } = await import("../../app/services/files/gallery.server.ts");
     const walk = async (sort: "newest" | "oldest" | "largest" | "name") => {
       const seen: string[] = [];
@@ -206,26 +215,26 @@ describe("sorting and the storage breakdown", () => {
       } while (cursor);
       return seen;
     };
-    expect(await walk("name")).toEqual(["Alpha.pdf", "bravo.pdf", "charlie.pdf", "delta.pdf", "echo.pdf"]);
-    expect(await walk("largest")).toEqual(["delta.pdf", "echo.pdf", "bravo.pdf", "charlie.pdf", "Alpha.pdf"]);
+    expect(await walk("name")).toEqual(["Alpha.webp", "bravo.webp", "charlie.webp", "delta.webp", "echo.webp"]);
+    expect(await walk("largest")).toEqual(["delta.webp", "echo.webp", "bravo.webp", "charlie.webp", "Alpha.webp"]);
     expect(await walk("oldest")).toEqual(names);
     expect(await walk("newest")).toEqual([...names].reverse());
 
     // Player (name or identifier, any case) and upload day filters.
-    const tagged = await viaKey(o, { player_name: "Jane Vega", player_identifier: "license:ABC" }, { data: pdf(1000), filename: "tagged.pdf" });
+    const tagged = await viaKey(o, { player_name: "Jane Vega", player_identifier: "license:ABC" }, { data: await noiseWebp(10), filename: "tagged.webp" });
     await server.ctx.db.updateTable("files").set({ created_at: new Date("2026-03-10T23:30:00Z") }).where("id", "=", tagged.id).execute();
     const only = async (query: Record<string, string>) => (await listGalleryFiles(server.ctx.db, o.user.id, query)).files.map((f) => f.originalFilename);
-    expect(await only({ player: "jane vega" })).toEqual(["tagged.pdf"]);
-    expect(await only({ player: "LICENSE:abc" })).toEqual(["tagged.pdf"]);
+    expect(await only({ player: "jane vega" })).toEqual(["tagged.webp"]);
+    expect(await only({ player: "LICENSE:abc" })).toEqual(["tagged.webp"]);
     expect(await only({ player: "Jane" })).toEqual([]);
-    expect(await only({ from: "2026-03-10", to: "2026-03-10" })).toEqual(["tagged.pdf"]);
+    expect(await only({ from: "2026-03-10", to: "2026-03-10" })).toEqual(["tagged.webp"]);
     expect(await only({ from: "2026-03-11", to: "2026-03-11" })).toEqual([]);
     expect(await only({ to: "2026-03-09" })).toEqual([]);
     await server.ctx.db.deleteFrom("files").where("id", "=", tagged.id).execute();
 
     const html = (await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text()).replace(/<!-- -->/g, "");
-    expect(html.indexOf("delta.pdf")).toBeLessThan(html.indexOf("echo.pdf"));
-    expect(html.indexOf("echo.pdf")).toBeLessThan(html.indexOf("Alpha.pdf"));
+    expect(html.indexOf("delta.webp")).toBeLessThan(html.indexOf("echo.webp"));
+    expect(html.indexOf("echo.webp")).toBeLessThan(html.indexOf("Alpha.webp"));
     expect(html).toContain("By server");
     expect(html).toContain("Mission Row RP");
     expect(html).toContain("By category");

@@ -4,7 +4,8 @@ import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { form, pdf } from "../helpers/upload-fixtures.ts";
+import { gameScreenshot } from "../helpers/images.ts";
+import { form } from "../helpers/upload-fixtures.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -23,7 +24,7 @@ describe("dashboard onboarding", () => {
     expect(html).toContain(`${server.ctx.config.appUrl}/api/upload`);
     for (const label of ["screenshot-basic", "LB Phone", "NPWD", "qb-phone", "ShareX"]) expect(html).toContain(label);
 
-    const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Vinewood RP", allowedFileTypes: ["pdf"] });
+    const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Vinewood RP" });
     html = await dashboard();
     expect(steps(html)).toEqual([true, false, false]);
     expect(html).toContain("Server created");
@@ -31,7 +32,7 @@ describe("dashboard onboarding", () => {
     const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "game" });
     expect(steps(await dashboard())).toEqual([true, true, false]);
 
-    const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: pdf(500), filename: "first.pdf" }]) });
+    const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(320, 180, 2, "jpeg"), filename: "first.jpg" }]) });
     expect(res.status).toBe(201);
     html = await dashboard();
     expect(steps(html)).toEqual([]);
