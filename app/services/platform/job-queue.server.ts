@@ -37,7 +37,9 @@ function bossDb(db: Db, state: { stopped: boolean; inFlight: Set<Promise<unknown
     async executeSql(text, values) {
       // pg-boss records a run's end without awaiting it, so a run cut by shutdown can report after the
       // queue stopped; once stopped nothing reaches the database (the run expires and is retried).
-      if (state.stopped) return { rows: [], rowCount: 0 };
+      // pg-boss reads a count row from the answer to complete/fail (`SELECT COUNT(*) FROM results`), so
+      // those get a zero count rather than an empty answer it would crash on (an unhandled rejection).
+      if (state.stopped) return /SELECT COUNT\(\*\) FROM results/i.test(text) ? { rows: [{ count: "0" }] as never[], rowCount: 0 } : { rows: [], rowCount: 0 };
       const query = db.executeQuery(CompiledQuery.raw(text, values ?? []));
       state.inFlight.add(query);
       try {
