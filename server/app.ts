@@ -13,7 +13,12 @@ import express, { type NextFunction, type Request, type Response } from "express
 import helmet from "helmet";
 import proxyAddr from "proxy-addr";
 import type { ServerBuild } from "react-router";
-import { recordRequest, requestIdOf } from "../app/http/access-log.server";
+import { recordRequest, requestIdOf, trackRequest } from "../app/http/access-log.server";
+import { matchDirectRoute, runDirectAction, type DirectRoute } from "../app/http/direct-actions.server";
+import { action as scriptUpload } from "../app/routes/api/script/upload";
+import { action as scriptUploadBase64 } from "../app/routes/api/script/upload-base64";
+import { action as presignedUpload } from "../app/routes/api/script/upload-presigned";
+import { action as webhookUpload } from "../app/routes/api/script/webhook";
 import { createFilePathHandler } from "../app/http/file-path.server";
 import { settleUnreadBody } from "../app/http/unread-body.server";
 import { createAppContext, type AppContext } from "../app/services/app-context.server";
@@ -47,6 +52,16 @@ const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;
 const UPLOAD_ANSWERS = /^\/api\/(upload|uploads|webhooks|portal\/upload|portal\/uploads)(\/|$)/;
 /** The /f/ CDN path, answered by the file handler before the Express app is involved. */
 const CDN_PATH = /^\/f(\/|\?|$)/;
+/**
+ * The script API's upload routes, answered by their route modules without Express and React Router
+ * (decision record 077); other methods on these paths (OPTIONS, GET's 405) still go through both.
+ */
+const DIRECT_ROUTES: readonly DirectRoute[] = [
+  { methods: ["POST"], path: /^\/api\/upload\/?$/, action: scriptUpload },
+  { methods: ["POST"], path: /^\/api\/upload\/base64\/?$/, action: scriptUploadBase64 },
+  { methods: ["POST", "PUT"], path: /^\/api\/upload\/presigned\/(?<token>[^/]+)\/?$/, action: presignedUpload },
+  { methods: ["POST"], path: /^\/api\/webhooks\/(?<serverId>[^/]+)\/(?<secret>[^/]+)\/?$/, action: webhookUpload },
+] as readonly DirectRoute[];
 
 export interface CreateStashOptions {
   config: Config;
@@ -60,7 +75,7 @@ export interface Stash {
   ctx: AppContext;
   /** Answers one request; the host's HTTP server calls it for every request. */
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Writes the download counters gathered in memory to usage_daily now. */
+  /** Writes what is gathered in memory now: download counters, and the script API's call records. */
   flushUsage(): Promise<void>;
   /** This instance's worker on the shared job queue (background-jobs.server.ts). */
   jobs: JobQueue;
@@ -223,10 +238,18 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
     // cost more than serving a small file (decision record 034).
     handle(req, res) {
       settleUnreadBody(req, res);
-      if (CDN_PATH.test(req.url ?? "")) void serveFile(req, res);
-      else app(req, res);
+      if (CDN_PATH.test(req.url ?? "")) return void serveFile(req, res);
+      const direct = matchDirectRoute(DIRECT_ROUTES, req.method, req.url);
+      if (!direct) return void app(req, res);
+      const ip = clientIp(req);
+      const requestId = trackRequest(ctx, req, res, ip);
+      applyCors(req, res);
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      void runDirectAction(direct, req, res, { ...ctx, cspNonce: "", requestId, clientIp: ip });
     },
-    flushUsage: () => downloads.flush(),
+    flushUsage: async () => {
+      await Promise.all([downloads.flush(), ctx.apiCalls.flush()]);
+    },
     jobs,
     async close() {
       await downloads.close();

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppContext } from "~/services/app-context.server";
 import { redactUrl } from "~/services/platform/logger.server";
+import { routeLabel } from "~/services/platform/metrics.server";
 
 /** The caller's X-Request-Id (trimmed to 100 characters), or a new one. */
 export function requestIdOf(header: string | string[] | undefined): string {
@@ -29,4 +31,20 @@ export function recordRequest(ctx: Pick<AppContext, "metrics" | "logger">, reque
     { requestId: request.requestId, method, url: redactUrl(request.url), status, ms: Math.round(seconds * 1000), ip: request.ip },
     "request",
   );
+}
+
+/**
+ * The host's per-request duties for a request answered outside Express (X-Request-Id, then the
+ * metrics and the access log once the answer is out); returns the request's id.
+ */
+export function trackRequest(ctx: Pick<AppContext, "metrics" | "logger">, req: IncomingMessage, res: ServerResponse, ip: string): string {
+  const requestId = requestIdOf(req.headers["x-request-id"]);
+  res.setHeader("X-Request-Id", requestId);
+  const started = process.hrtime.bigint();
+  const url = req.url ?? "/";
+  res.once("finish", () => {
+    const mark = url.indexOf("?");
+    recordRequest(ctx, { requestId, method: req.method ?? "GET", route: routeLabel(mark === -1 ? url : url.slice(0, mark)), url, status: res.statusCode, started, ip });
+  });
+  return requestId;
 }

@@ -4,6 +4,7 @@ import busboy from "busboy";
 import type { FileRecord } from "../../db/schema";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { AppContext } from "~/services/app-context.server";
+import { takeNodeBody } from "~/http/direct-actions.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { mergeFields, parseUploadFields, sanitiseCategory, sanitiseDisplayName, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { commitUploads, discardUploads, storeUpload, type StoredUpload, type UploadTarget } from "~/services/uploads/store-upload.server";
@@ -137,7 +138,7 @@ interface MultipartOptions {
 }
 
 function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
-  const source = Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
+  const source: Readable = takeNodeBody(request) ?? Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
   let parser: busboy.Busboy;
   try {
     parser = busboy({
