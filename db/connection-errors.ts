@@ -41,3 +41,19 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if ((error as Record<string, unknown>)[MARK] === true) return true;
   return isDatabaseUnavailable((error as { cause?: unknown }).cause, depth + 1);
 }
+
+/** Failures to get a connection at all: refused, unresolvable or unreachable, or the server turning new sessions away. */
+const CONNECT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "57P03", "53300"]);
+
+/**
+ * True when an outage error means no connection was made, so a statement was never sent: its
+ * effects certainly did not happen. False for a connection lost mid-statement (the commit may have).
+ */
+export function failedBeforeSending(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === "string" && CONNECT_CODES.has(code)) return true;
+  if (typeof message === "string" && /timeout exceeded when trying to connect/.test(message)) return true;
+  if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => failedBeforeSending(inner, depth + 1))) return true;
+  return failedBeforeSending(cause, depth + 1);
+}

@@ -5,7 +5,6 @@ import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { apiError, errorResponse } from "~/http/api-response.server";
 import { authenticateApiRequest, type ApiCaller } from "~/services/api-keys/key-auth.server";
 import type { ApiKeyPermission } from "~/lib/api-key-status";
-import { recordApiCall } from "~/services/api-keys/key-usage.server";
 
 /**
  * Turns a DomainError into its JSON answer, a lost database into 503 database_unavailable, a full
@@ -48,7 +47,7 @@ export interface KeyedRouteOptions {
 
 /**
  * A key-authenticated script API call: authenticates (401/403/429), runs the handler, answers
- * errors as JSON, adds the RateLimit headers and writes the audit row and usage counter.
+ * errors as JSON, adds the RateLimit headers and records the call (audit row, usage counter).
  */
 export async function withApiKey(
   context: AppLoadContext,
@@ -78,11 +77,6 @@ export async function withApiKey(
   for (const [name, value] of Object.entries(caller.rateHeaders)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
-  await recordApiCall(context.db, caller, {
-    action: options.action,
-    ip: context.clientIp,
-    status: response.status,
-    detail: { method: request.method, path: url.pathname },
-  }).catch((error) => context.logger.error({ err: error }, "could not record API call"));
+  context.apiCalls.record(caller, { action: options.action, ip: context.clientIp, status: response.status, detail: { method: request.method, path: url.pathname } });
   return response;
 }

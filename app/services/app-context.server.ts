@@ -7,6 +7,7 @@ import { createBlobStore, type BlobStore } from "../../storage/index";
 import type { Config } from "~/services/platform/env.server";
 import { createLogger, type Logger } from "~/services/platform/logger.server";
 import { createMetrics, type Metrics } from "~/services/platform/metrics.server";
+import { ApiCallLog } from "~/services/api-keys/api-call-log.server";
 import { KnownCredentials } from "~/services/api-keys/known-credentials.server";
 import { RateLimits } from "~/services/platform/rate-limits.server";
 import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
@@ -26,6 +27,8 @@ export interface AppContext {
   rateLimits: RateLimits;
   /** Active API keys and webhook secrets, so a blocked address can still use a valid one (api-auth). */
   knownCredentials: KnownCredentials;
+  /** Audit rows, call counters and key last-use of script API calls, written once a second. */
+  apiCalls: ApiCallLog;
   startedAt: number;
   version: string;
 }
@@ -65,6 +68,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     },
   });
   const rateLimits = new RateLimits(config.REDIS_URL);
+  const apiCalls = new ApiCallLog(handle.db, logger);
   return {
     config,
     db: handle.db,
@@ -74,9 +78,11 @@ export async function createAppContext(config: Config, options: CreateAppContext
     metrics,
     rateLimits,
     knownCredentials: new KnownCredentials(handle.db),
+    apiCalls,
     startedAt: Date.now(),
     version,
     async close() {
+      await apiCalls.close();
       await rateLimits.close();
       await handle.close();
     },

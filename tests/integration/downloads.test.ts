@@ -87,13 +87,17 @@ describe("audit of key-authenticated reads", () => {
       Number(
         (await server.ctx.db.selectFrom("usage_daily").select("api_calls").where("server_id", "=", owner.serverId).executeTakeFirst())?.api_calls ?? 0,
       );
+    await server.flushUsage();
     const beforeAudits = (await audits()).length;
     const beforeCalls = await apiCalls();
     expect((await server.request(byId(hidden), { headers: { "x-api-key": stranger.key } })).status).toBe(404);
+    await server.flushUsage();
     expect(await audits()).toHaveLength(beforeAudits);
     const res = await server.request(byId(hidden), { headers: { "x-api-key": owner.key } });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
+    // Call records are written once a second; flushUsage writes them now.
+    await server.flushUsage();
     const rows = await audits();
     expect(rows).toHaveLength(beforeAudits + 1);
     expect(rows.at(-1)).toEqual({ action: "file.read", api_key_id: owner.keyId, server_id: owner.serverId });

@@ -244,6 +244,7 @@ describe("/api-keys", () => {
     const reader = await createApiKey(server.ctx.db, { serverId: mine.id, userId: user.user.id, name: "Reader", permissions: ["read"] });
     expect((await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": reader.secret } })).status).toBe(200);
 
+    await server.flushUsage();
     const page = await (await server.request("/api-keys", { headers: { Cookie: user.cookie } })).text();
     expect(page).toContain(">Can upload<");
     expect(page).toContain(`Expires ${formatDate(key!.expires_at)}`);
@@ -353,6 +354,8 @@ describe("integration guide against the live script API", () => {
     expect(found.files).toHaveLength(1);
     expect(found.files[0].url).toMatch(/^http/);
 
+    // Call counters are written once a second; flushUsage writes them now.
+    await server.flushUsage();
     const stats = await getDashboardStats(server.ctx.db, user.user.id);
     expect(stats).toMatchObject({ totalServers: 1, mediaFiles: 2 });
     expect(stats.apiCalls30d).toBeGreaterThanOrEqual(3);

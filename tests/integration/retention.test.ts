@@ -5,7 +5,8 @@ import { test } from "../helpers/fixtures.ts";
 import { formatDate } from "../../app/lib/format.ts";
 import { sendExpiryNotices, type ExpiryNotice } from "../../app/services/retention/expiry-notices.server.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
-import { computeFileExpiry, fileExpiries } from "../../app/services/retention/expiry.server.ts";
+import { fileExpiries } from "../../app/services/retention/expiry.server.ts";
+import { insertUploadedFiles } from "../../app/services/uploads/upload-commit.server.ts";
 import { sweepExpiredFiles, type SweepDeps } from "../../app/services/retention/sweep.server.ts";
 import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
@@ -49,7 +50,7 @@ function flakyBlobs(okDeletes: number, onLimit: () => void): BlobStore {
   });
 }
 
-describe("computeFileExpiry", () => {
+describe("an upload's expiry", () => {
   it("gives free-plan files 30 days, paid-plan files none, and applies the sooner category rule", async () => {
     const now = new Date("2026-03-01T12:00:00Z");
     const free = await owner("free");
@@ -59,7 +60,18 @@ describe("computeFileExpiry", () => {
       { server_id: paid.srv.id, category: "cctv", days: 14 },
       { server_id: free.srv.id, category: "evidence", days: 90 },
     ]).execute();
-    const at = async (input: { userId: string; serverId: string; category: string; keepForever?: boolean }) => (await computeFileExpiry(server.ctx.db, { ...input, now })).expiresAt;
+    // What the upload statement stores in files.expires_at for one file uploaded at `now`.
+    const at = async (input: { userId: string; serverId: string; category: string; keepForever?: boolean }) => {
+      const key = `${input.serverId}/${input.category}/${randomUUID()}.png`;
+      const rows = await insertUploadedFiles(
+        server.ctx.db,
+        { source: { via: "api", keyId: null }, serverId: input.serverId, userId: input.userId, tier: "free", maxBytes: 1000, allowedTypes: ["png"], defaultPublic: true, stripMetadata: true, convertToWebp: true },
+        [{ storageKey: key, filename: key.split("/").pop()!, originalFilename: "a.png", mimeType: "image/png", sizeBytes: 10, sha256: "0".repeat(64), width: 1, height: 1, durationMs: null, variants: [] }],
+        { category: input.category, isPublic: true, playerName: null, playerIdentifier: null, metadata: {}, keepForever: input.keepForever ?? false },
+        now,
+      );
+      return rows![0]!.expires_at;
+    };
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "screenshots" })).toEqual(new Date(now.getTime() + 30 * DAY));
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "cctv" })).toEqual(new Date(now.getTime() + 7 * DAY));
     expect(await at({ userId: free.user.id, serverId: free.srv.id, category: "evidence" })).toEqual(new Date(now.getTime() + 30 * DAY));

@@ -6,6 +6,14 @@ import { API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status
 import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey } from "~/services/api-keys/keys.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 
+export interface ServerUploadSettings {
+  maxFileSizeMb: number;
+  allowedFileTypes: string[];
+  defaultPublic: boolean;
+  stripMetadata: boolean;
+  convertToWebp: boolean;
+}
+
 /** Who is calling the script API: one key of one server. */
 export interface ApiCaller {
   keyId: string;
@@ -16,6 +24,10 @@ export interface ApiCaller {
   tier: Tier;
   serverStatus: string;
   lastUsedAt: Date | null;
+  /** The server's upload settings, read with the key so an upload needs no second lookup. */
+  server: ServerUploadSettings;
+  /** The owner's stored bytes and quota, read with the key for calls that need upload permission. */
+  quota: { usedBytes: number; quotaBytes: number } | null;
   /** RateLimit-* headers of the per-server request budget, for the success answer. */
   rateHeaders: Record<string, string>;
 }
@@ -91,7 +103,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   if (!secret) throw new DomainError("missing_api_key", "API key required");
   if (!hash) throw new DomainError("invalid_api_key", "Invalid API key");
 
-  const row = await findApiKeyBySecret(ctx.db, secret);
+  const row = await findApiKeyBySecret(ctx.db, secret, { withQuota: options.permission === "upload" });
   if (!row || row.status !== "active") throw new DomainError("invalid_api_key", "Invalid API key");
   if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new DomainError("api_key_expired", "API key expired");
   await acceptCredential(ctx, ip, hash);
@@ -120,6 +132,14 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
     tier,
     serverStatus: row.server_status,
     lastUsedAt: row.last_used_at,
+    server: {
+      maxFileSizeMb: row.max_file_size_mb,
+      allowedFileTypes: row.allowed_file_types,
+      defaultPublic: row.default_public,
+      stripMetadata: row.strip_metadata,
+      convertToWebp: row.convert_to_webp,
+    },
+    quota: row.quota_bytes === null ? null : { usedBytes: Number(row.used_bytes ?? 0), quotaBytes: Number(row.quota_bytes) },
     rateHeaders: rateLimitHeaders(budget),
   };
 }

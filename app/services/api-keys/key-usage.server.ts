@@ -1,7 +1,5 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { ApiCaller } from "~/services/api-keys/key-auth.server";
-import { touchApiKey } from "~/services/api-keys/keys.server";
 
 type Counter = "uploads" | "upload_bytes" | "downloads" | "download_bytes" | "api_calls";
 
@@ -33,28 +31,6 @@ export interface ApiCallRecord {
   ip: string;
   status: number;
   detail?: Record<string, unknown>;
-}
-
-/**
- * The audit row, the api_calls counter and the key's last use for one key-authenticated call, in one
- * transaction: one commit (one WAL flush) instead of three on the script API's hottest path.
- */
-export async function recordApiCall(db: Db, caller: ApiCaller, call: ApiCallRecord): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("audit_logs")
-      .values({
-        user_id: caller.userId,
-        server_id: caller.serverId,
-        api_key_id: caller.keyId,
-        action: call.action,
-        ip: call.ip,
-        detail: JSON.stringify({ status: call.status, ...call.detail }),
-      })
-      .execute();
-    await bumpUsage(trx, caller.serverId, { api_calls: 1 });
-    await touchApiKey(trx, caller.keyId, caller.lastUsedAt);
-  });
 }
 
 /** Each of a user's keys' calls since `since`, counted from the audit rows (keys without calls are absent). */

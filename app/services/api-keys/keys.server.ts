@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
+import { quotaBytesSql } from "~/services/billing/quota.server";
 import type { ApiKey } from "../../../db/schema";
 import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
@@ -133,11 +134,16 @@ export async function deleteApiKey(db: Db, userId: string, id: string): Promise<
 }
 
 /** The key row for a presented secret with its server's owner plan, or undefined. Callers check status and expiry. */
-export function findApiKeyBySecret(db: Db, secret: string) {
+/**
+ * A key by its secret, with its server's upload settings and, for `withQuota`, its owner's stored
+ * bytes and quota: one query answers everything an upload checks before reading the body.
+ */
+export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?: boolean; now?: Date } = {}) {
   return db
     .selectFrom("api_keys")
     .innerJoin("servers", "servers.id", "api_keys.server_id")
     .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
+    .leftJoin("account_usage", "account_usage.user_id", "servers.user_id")
     .select([
       "api_keys.id",
       "api_keys.server_id",
@@ -149,8 +155,15 @@ export function findApiKeyBySecret(db: Db, secret: string) {
       "api_keys.last_used_at",
       "servers.status as server_status",
       "servers.user_id as owner_id",
+      "servers.max_file_size_mb",
+      "servers.allowed_file_types",
+      "servers.default_public",
+      "servers.strip_metadata",
+      "servers.convert_to_webp",
       "subscriptions.tier",
+      "account_usage.used_bytes",
     ])
+    .select(options.withQuota ? quotaBytesSql(sql.ref<string>("servers.user_id"), options.now ?? new Date()).as("quota_bytes") : sql<number | null>`NULL::bigint`.as("quota_bytes"))
     .where("api_keys.key_hash", "=", hashApiKey(secret))
     .executeTakeFirst();
 }

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type Expression } from "kysely";
 import type { Db } from "../../../db/index";
 import { GB, PLANS, isTier, type Tier } from "~/lib/plans";
 
@@ -36,32 +36,36 @@ export async function getAccountQuota(db: Db, userId: string, now: Date = new Da
 
 /**
  * SQL for the account's quota in bytes, for use inside a conditional UPDATE so the check and
- * the reservation are one statement (see reserveQuota).
+ * the reservation are one statement (see reserveQuotaSql). `userId` is a value or a column.
  */
-export function quotaBytesSql(userId: string, now: Date) {
+export function quotaBytesSql(userId: string | Expression<string>, now: Date) {
+  const user = typeof userId === "string" ? sql`${userId}::uuid` : userId;
   const cases = sql.join(
     Object.values(PLANS).map((p) => sql`WHEN ${sql.lit(p.tier)} THEN ${sql.lit(p.storageGb)}`),
     sql` `,
   );
   return sql<number>`(
-    (coalesce((SELECT CASE s.tier ${cases} END FROM subscriptions s WHERE s.user_id = ${userId}::uuid), ${sql.lit(PLANS.free.storageGb)})
-     + (SELECT coalesce(sum(a.gb), 0) FROM storage_addons a WHERE a.user_id = ${userId}::uuid AND (a.expires_at IS NULL OR a.expires_at > ${now}::timestamptz))
+    (coalesce((SELECT CASE s.tier ${cases} END FROM subscriptions s WHERE s.user_id = ${user}), ${sql.lit(PLANS.free.storageGb)})
+     + (SELECT coalesce(sum(a.gb), 0) FROM storage_addons a WHERE a.user_id = ${user} AND (a.expires_at IS NULL OR a.expires_at > ${now}::timestamptz))
     )::bigint * ${sql.lit(GB)}::bigint
   )`;
 }
 
 /**
- * Reserves `bytes` of the account's quota in one conditional UPDATE; returns false, changing
- * nothing, when it would pass the quota. Run it in the transaction that inserts the file row.
+ * The conditional UPDATE that reserves `bytes` of the account's quota, returning one row when it
+ * did and none, changing nothing, when it would pass the quota. The upload statement runs it as
+ * its first step (uploads/upload-commit.server.ts).
  */
+export function reserveQuotaSql(userId: string, bytes: number, now: Date) {
+  return sql`UPDATE account_usage SET used_bytes = used_bytes + ${bytes}::bigint, updated_at = ${now}::timestamptz
+    WHERE user_id = ${userId}::uuid AND used_bytes + ${bytes}::bigint <= ${quotaBytesSql(userId, now)}
+    RETURNING 1`;
+}
+
+/** Reserves `bytes` of the account's quota on its own; false, changing nothing, when it would pass the quota. */
 export async function reserveQuota(db: Db, userId: string, bytes: number, now: Date = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable("account_usage")
-    .set({ used_bytes: sql`used_bytes + ${bytes}::bigint`, updated_at: now })
-    .where("user_id", "=", userId)
-    .where(sql<boolean>`used_bytes + ${bytes}::bigint <= ${quotaBytesSql(userId, now)}`)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const { rows } = await reserveQuotaSql(userId, bytes, now).execute(db);
+  return rows.length === 1;
 }
 
 export async function releaseQuota(db: Db, userId: string, bytes: number): Promise<void> {

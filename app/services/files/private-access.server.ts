@@ -2,7 +2,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { authenticateApiRequest } from "~/services/api-keys/key-auth.server";
-import { recordApiCall } from "~/services/api-keys/key-usage.server";
 import type { AppContext } from "~/services/app-context.server";
 
 export interface KeyedRequest {
@@ -26,9 +25,7 @@ export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, ser
   try {
     const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
     if (caller.serverId !== serverId) return false;
-    await recordApiCall(ctx.db, caller, { action: "file.read", ip: request.ip, status: 200 }).catch((error) =>
-      ctx.logger.error({ err: error }, "could not record API call"),
-    );
+    ctx.apiCalls.record(caller, { action: "file.read", ip: request.ip, status: 200 });
     return true;
   } catch (error) {
     if (error instanceof DomainError) return false;

@@ -1,50 +1,44 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Db } from "../../../db/index";
 import { expiryLabel, isExpiringSoon } from "~/lib/file-expiry";
-import { isTier, PLANS } from "~/lib/plans";
+import { PLANS } from "~/lib/plans";
 import { isLiveStatus } from "~/services/billing/subscriptions.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+const LIVE_STATUSES_SQL = sql.join(["active", "trialing", "past_due"].filter(isLiveStatus).map((status) => sql.lit(status)));
 
-export interface FileExpiryInput {
-  userId: string;
-  serverId: string;
-  category: string;
-  /** The uploader asked to keep the file forever (`retention_exempt`); honoured where the plan keeps files. */
-  keepForever?: boolean;
-  now?: Date;
+/**
+ * The plan's own retention in days for the user's live plan (30 on free), or null when it keeps
+ * files, as a SQL expression: the upload statement reads it in the same statement that inserts the
+ * rows (uploads/upload-commit.server.ts), and planRetentionDays selects it.
+ */
+export function planRetentionDaysSql(userId: string) {
+  const byTier = sql.join(
+    Object.values(PLANS).map((plan) => sql`WHEN ${sql.lit(plan.tier)} THEN ${plan.retentionDays === null ? sql`NULL::int` : sql`${sql.lit(plan.retentionDays)}::int`}`),
+    sql` `,
+  );
+  const free = sql`${sql.lit(PLANS.free.retentionDays)}::int`;
+  return sql<number | null>`(SELECT CASE WHEN s.status IN (${LIVE_STATUSES_SQL}) THEN CASE s.tier ${byTier} ELSE ${free} END ELSE ${free} END
+    FROM (SELECT 1) AS one LEFT JOIN subscriptions s ON s.user_id = ${userId}::uuid)`;
 }
 
 /** The plan's own retention in days for the user's live plan (30 on free), or null when it keeps files. */
 export async function planRetentionDays(db: Db, userId: string): Promise<number | null> {
-  const subscription = await db.selectFrom("subscriptions").select(["tier", "status"]).where("user_id", "=", userId).executeTakeFirst();
-  const tier = isTier(subscription?.tier) && isLiveStatus(subscription.status) ? subscription.tier : "free";
-  return PLANS[tier].retentionDays;
+  const { rows } = await sql<{ days: number | null }>`SELECT ${planRetentionDaysSql(userId)} AS days`.execute(db);
+  return rows[0]?.days ?? null;
 }
 
 /**
- * When a file uploaded now expires: the sooner of the plan's retention (30 days on the free
- * plan, never on paid plans) and the server's retention rule for the category, which a file kept
- * forever skips (paid plans only). Null keeps it. The upload path stores this in files.expires_at.
+ * When a file uploaded at `now` expires, as SQL over the plan's days and the server's rule for the
+ * category: the sooner of the two, the rule skipped for a file kept forever; NULL keeps it.
+ * `keepForever` must already be false where the plan does not keep files.
  */
-export async function computeFileExpiry(db: Db, input: FileExpiryInput): Promise<{ expiresAt: Date | null; keepForever: boolean; paidPlan: boolean }> {
-  const now = input.now ?? new Date();
-  const [planDays, rule] = await Promise.all([
-    planRetentionDays(db, input.userId),
-    db
-      .selectFrom("retention_rules")
-      .select("days")
-      .where("server_id", "=", input.serverId)
-      .where("category", "=", input.category)
-      .executeTakeFirst(),
-  ]);
-  const keepForever = Boolean(input.keepForever) && planDays === null;
-  const candidates = [planDays, keepForever ? null : rule?.days].filter((d): d is number => typeof d === "number" && d > 0);
-  const paidPlan = planDays === null;
-  if (candidates.length === 0) return { expiresAt: null, keepForever, paidPlan };
-  return { expiresAt: new Date(now.getTime() + Math.min(...candidates) * DAY_MS), keepForever, paidPlan };
+export function fileExpirySql(planDays: Expression<number | null>, ruleDays: Expression<number | null>, keepForever: Expression<boolean>, now: Date) {
+  return sql<Date | null>`least(
+    ${now}::timestamptz + ${planDays} * interval '1 day',
+    CASE WHEN ${keepForever} THEN NULL ELSE ${now}::timestamptz + ${ruleDays} * interval '1 day' END
+  )`;
 }
 
 /**

@@ -1,20 +1,18 @@
 import { BlobTooLargeError } from "../../../storage/blob-store";
-import { sql } from "kysely";
-import { isDatabaseUnavailable } from "../../../db/connection-errors";
+import { failedBeforeSending, isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { FileRecord, UploadVia } from "../../../db/schema";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
-import { bumpUsage } from "~/services/api-keys/key-usage.server";
+import type { ServerUploadSettings } from "~/services/api-keys/key-auth.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
-import { wantsMp4Copy } from "~/services/media/video.server";
 import { encodeInBackground } from "~/services/media/background-encodes.server";
 import { makeVideoPreview } from "~/services/media/video-copies.server";
 import { randomString } from "~/services/platform/ids.server";
-import { computeFileExpiry } from "~/services/retention/expiry.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
-import { getAccountQuota, reserveQuota } from "~/services/billing/quota.server";
+import { getAccountQuota } from "~/services/billing/quota.server";
+import { insertUploadedFiles } from "~/services/uploads/upload-commit.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
@@ -86,16 +84,41 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
     .executeTakeFirst();
   if (!row) throw new DomainError("not_found", "Server not found");
   if (row.status !== "active") throw new DomainError("server_inactive", "This server is not active and cannot accept uploads");
+  return uploadTargetOf(
+    {
+      serverId: row.id,
+      userId: row.user_id,
+      tier: (row.tier ?? "free") as Tier,
+      settings: {
+        maxFileSizeMb: row.max_file_size_mb,
+        allowedFileTypes: row.allowed_file_types,
+        defaultPublic: row.default_public,
+        stripMetadata: row.strip_metadata,
+        convertToWebp: row.convert_to_webp,
+      },
+    },
+    maxUploadBytes,
+    source,
+  );
+}
+
+/** An active server's upload target from its settings (read with a key, or by loadUploadTarget). */
+export function uploadTargetOf(
+  server: { serverId: string; userId: string; tier: Tier; settings: ServerUploadSettings },
+  maxUploadBytes: number,
+  source: UploadSource,
+): UploadTarget {
+  const { settings } = server;
   return {
     source,
-    serverId: row.id,
-    userId: row.user_id,
-    tier: (row.tier ?? "free") as Tier,
-    maxBytes: Math.min(row.max_file_size_mb * MB, maxUploadBytes),
-    allowedTypes: row.allowed_file_types,
-    defaultPublic: row.default_public,
-    stripMetadata: row.strip_metadata,
-    convertToWebp: row.convert_to_webp,
+    serverId: server.serverId,
+    userId: server.userId,
+    tier: server.tier,
+    maxBytes: Math.min(settings.maxFileSizeMb * MB, maxUploadBytes),
+    allowedTypes: settings.allowedFileTypes,
+    defaultPublic: settings.defaultPublic,
+    stripMetadata: settings.stripMetadata,
+    convertToWebp: settings.convertToWebp,
   };
 }
 
@@ -215,83 +238,42 @@ export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): 
 }
 
 /**
- * Makes stored uploads real, all or none, in one transaction: reserves their total size of the
- * owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it), adds it to the
- * server's usage, inserts the rows and variants and counts the upload. On any failure the blobs
- * are deleted and nothing in the database changed (unless the database went away during COMMIT,
- * when nobody can know yet whether the rows exist).
+ * Makes stored uploads real, all or none, in one statement (insertUploadedFiles): reserves their
+ * total size of the owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it),
+ * adds it to the server's usage, inserts the rows and variants and counts the upload. On any
+ * failure the blobs are deleted and nothing in the database changed (unless the database went away
+ * while the statement ran, when nobody can know yet whether the rows exist).
  */
 export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<(FileRecord & UploadNotes)[]> {
   const now = new Date();
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
-  const total = uploads.reduce((sum, u) => sum + u.sizeBytes, 0);
-  let committing = false;
   try {
-    const committed = await ctx.db.transaction().execute(async (trx) => {
-      if (!(await reserveQuota(trx, target.userId, total, now))) {
-        const quota = await getAccountQuota(trx, target.userId, now);
-        throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
-      }
-      await trx
-        .updateTable("servers")
-        .set({ storage_used_bytes: sql`storage_used_bytes + ${total}::bigint` })
-        .where("id", "=", target.serverId)
-        .execute();
-      const { expiresAt, keepForever, paidPlan } = await computeFileExpiry(trx, { userId: target.userId, serverId: target.serverId, category, keepForever: fields.retentionExempt, now });
-      const rows = await trx
-        .insertInto("files")
-        .values(
-          uploads.map((u) => ({
-            server_id: target.serverId,
-            user_id: target.userId,
-            storage_key: u.storageKey,
-            filename: u.filename,
-            original_filename: uploads.length === 1 && fields.filename ? fields.filename : u.originalFilename,
-            category,
-            mime_type: u.mimeType,
-            size_bytes: u.sizeBytes,
-            sha256: u.sha256,
-            width: u.width,
-            height: u.height,
-            duration_ms: u.durationMs,
-            thumbhash: u.thumbhash ?? null,
-            is_public: fields.isPublic ?? target.defaultPublic,
-            player_name: target.forced?.playerName ?? fields.playerName ?? null,
-            player_identifier: target.forced?.playerIdentifier ?? fields.playerIdentifier ?? null,
-            metadata: JSON.stringify(fields.metadata ?? {}),
-            created_at: now,
-            expires_at: expiresAt,
-            retention_exempt: keepForever,
-            // Paid plans get their MP4 copy made in the background at once; free ones on first request.
-            mp4_wanted_at: paidPlan && wantsMp4Copy(u.mimeType, u.durationMs) ? now : null,
-            uploaded_via: target.source.via,
-            api_key_id: target.source.keyId,
-          })),
-        )
-        .returningAll()
-        .execute();
-      // Match rows to uploads by key rather than trusting RETURNING order.
-      const byKey = new Map(rows.map((r) => [r.storage_key, r]));
-      const variants = uploads.flatMap((u) =>
-        u.variants.map((v) => ({
-          file_id: byKey.get(u.storageKey)!.id,
-          variant: v.variant,
-          storage_key: v.storageKey,
-          mime_type: v.mimeType,
-          size_bytes: v.sizeBytes,
-          width: v.width,
-          height: v.height,
-        })),
-      );
-      if (variants.length) await trx.insertInto("file_variants").values(variants).execute();
-      await bumpUsage(trx, target.serverId, { uploads: uploads.length, upload_bytes: total }, now);
-      committing = true;
-      return uploads.map((u) => ({
-        ...byKey.get(u.storageKey)!,
-        metadata_stripped: u.metadataStripped ?? [],
-        ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
-      }));
-    });
+    const rows = await insertUploadedFiles(
+      ctx.db,
+      target,
+      uploads,
+      {
+        category,
+        filename: fields.filename,
+        isPublic: fields.isPublic ?? target.defaultPublic,
+        playerName: target.forced?.playerName ?? fields.playerName ?? null,
+        playerIdentifier: target.forced?.playerIdentifier ?? fields.playerIdentifier ?? null,
+        metadata: fields.metadata ?? {},
+        keepForever: Boolean(fields.retentionExempt),
+      },
+      now,
+    );
+    if (!rows) {
+      const quota = await getAccountQuota(ctx.db, target.userId, now);
+      throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
+    }
+    // Match rows to uploads by key rather than trusting RETURNING order.
+    const byKey = new Map(rows.map((r) => [r.storage_key, r]));
+    const committed = uploads.map((u) => ({
+      ...byKey.get(u.storageKey)!,
+      metadata_stripped: u.metadataStripped ?? [],
+      ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
+    }));
     for (const file of committed) {
       if (file.mime_type.startsWith("video/") && file.width) {
         encodeInBackground(`preview/${file.id}`, () => makeVideoPreview(ctx, file), ctx.logger);
@@ -299,9 +281,9 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
     }
     return committed;
   } catch (error) {
-    // The database went away during COMMIT: the rows may exist, and a row must never lose its blob.
-    // The blobs stay; the orphan sweep removes them if the rows do not.
-    if (committing && isDatabaseUnavailable(error)) {
+    // The database went away while the statement ran: the rows may exist, and a row must never lose
+    // its blob. The blobs stay; the orphan sweep removes them if the rows do not.
+    if (isDatabaseUnavailable(error) && !failedBeforeSending(error)) {
       ctx.logger.warn({ err: error, keys: uploads.map((u) => u.storageKey) }, "upload commit in doubt; blobs kept for the orphan sweep");
       throw error;
     }

@@ -1,6 +1,6 @@
 import type { AppContext } from "~/services/app-context.server";
 import { consumeUploadBudget, requireActiveServer, type ApiCaller } from "~/services/api-keys/key-auth.server";
-import { assertQuotaNotFull, loadUploadTarget, type UploadSource, type UploadTarget } from "~/services/uploads/store-upload.server";
+import { assertQuotaNotFull, loadUploadTarget, quotaExceeded, uploadTargetOf, type UploadSource, type UploadTarget } from "~/services/uploads/store-upload.server";
 
 /**
  * Everything checked before an upload's body is read: the server is active (403), the server's
@@ -13,9 +13,14 @@ export async function prepareUploadTarget(ctx: AppContext, serverId: string, sou
   return target;
 }
 
-export function keyedUploadTarget(ctx: AppContext, caller: ApiCaller): Promise<UploadTarget> {
+/** prepareUploadTarget for a key's server, from what was read with the key (no further query). */
+export async function keyedUploadTarget(ctx: AppContext, caller: ApiCaller): Promise<UploadTarget> {
   requireActiveServer(caller.serverStatus);
-  return prepareUploadTarget(ctx, caller.serverId, keySource(caller));
+  const target = uploadTargetOf({ serverId: caller.serverId, userId: caller.userId, tier: caller.tier, settings: caller.server }, ctx.config.maxUploadBytes, keySource(caller));
+  await consumeUploadBudget(ctx, target.serverId, target.tier);
+  if (!caller.quota) await assertQuotaNotFull(ctx.db, target.userId);
+  else if (caller.quota.usedBytes >= caller.quota.quotaBytes) throw quotaExceeded(caller.quota.quotaBytes, caller.quota.usedBytes);
+  return target;
 }
 
 export const keySource = (caller: ApiCaller): UploadSource => ({ via: "api", keyId: caller.keyId });

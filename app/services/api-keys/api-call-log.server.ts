@@ -1,0 +1,96 @@
+import type { Db } from "../../../db/index";
+import type { ApiCaller } from "~/services/api-keys/key-auth.server";
+import { bumpUsage, usageDay, type ApiCallRecord } from "~/services/api-keys/key-usage.server";
+import { touchApiKey } from "~/services/api-keys/keys.server";
+import type { Logger } from "~/services/platform/logger.server";
+
+/** Often enough that the portal's key list and audit trail look live; rarely enough to cost nothing per call. */
+const FLUSH_INTERVAL_MS = 1_000;
+
+interface PendingCall {
+  caller: ApiCaller;
+  call: ApiCallRecord;
+  at: Date;
+}
+
+/** One transaction for a batch: the audit rows, one counter upsert per server and day, one touch per key. */
+async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
+  const counters = new Map<string, { serverId: string; at: Date; count: number }>();
+  const keys = new Map<string, { lastUsedAt: Date | null; at: Date }>();
+  for (const { caller, at } of batch) {
+    const day = `${caller.serverId}|${usageDay(at)}`;
+    const counted = counters.get(day);
+    if (counted) counted.count += 1;
+    else counters.set(day, { serverId: caller.serverId, at, count: 1 });
+    const key = keys.get(caller.keyId);
+    if (!key || key.at < at) keys.set(caller.keyId, { lastUsedAt: caller.lastUsedAt, at });
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("audit_logs")
+      .values(
+        batch.map(({ caller, call, at }) => ({
+          user_id: caller.userId,
+          server_id: caller.serverId,
+          api_key_id: caller.keyId,
+          action: call.action,
+          ip: call.ip,
+          detail: JSON.stringify({ status: call.status, ...call.detail }),
+          created_at: at,
+        })),
+      )
+      .execute();
+    for (const { serverId, at, count } of counters.values()) await bumpUsage(trx, serverId, { api_calls: count }, at);
+    for (const [keyId, { lastUsedAt, at }] of keys) await touchApiKey(trx, keyId, lastUsedAt, at);
+  });
+}
+
+/**
+ * The audit row, the api_calls counter and the key's last use of every key-authenticated call,
+ * gathered in memory and written once a second in one transaction, and on shutdown. Written with
+ * each call they were a second commit on every upload, the script API's hottest path. A crash
+ * loses at most the last second of these records, never an upload.
+ */
+export class ApiCallLog {
+  private pending: PendingCall[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    intervalMs = FLUSH_INTERVAL_MS,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  record(caller: ApiCaller, call: ApiCallRecord, at = new Date()): void {
+    this.pending.push({ caller, call, at });
+  }
+
+  /** Writes what has gathered; safe to call at any time, calls queue behind each other. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await writeCalls(this.db, batch);
+    } catch {
+      // A call of a server or key deleted since fails the batch's foreign keys: the others still count.
+      for (const one of batch) {
+        await writeCalls(this.db, [one]).catch((error) => this.logger.warn({ err: error, keyId: one.caller.keyId }, "could not record an API call"));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
