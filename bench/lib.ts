@@ -88,6 +88,35 @@ export async function measureThroughput(url: string, seconds: number, connection
   return { requestsPerSecond: requests / seconds, megabytesPerSecond: bytes / seconds / 1024 / 1024, tool: "node loop" };
 }
 
+/**
+ * Keep-alive requests of one method with fixed headers from a Node loop (HEAD, or a GET revalidation
+ * with If-None-Match); requests per second and the statuses seen.
+ */
+export async function measureRequests(url: string, seconds: number, connections: number, options: { method: string; headers?: Record<string, string> }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const deadline = Date.now() + seconds * 1000;
+  const statuses = new Map<number, number>();
+  let requests = 0;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      await new Promise<void>((resolve, reject) => {
+        http
+          .request(url, { agent, method: options.method, headers: options.headers }, (res) => {
+            statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1);
+            res.resume();
+            res.on("end", () => resolve());
+          })
+          .on("error", reject)
+          .end();
+      });
+      requests++;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  agent.destroy();
+  return { requestsPerSecond: requests / seconds, statuses: Object.fromEntries(statuses) };
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { spawn } from "node:child_process";
-import { measureThroughput, median, percentile, processCpuMs, round, type Throughput } from "./lib.ts";
+import { execFileSync, spawn } from "node:child_process";
+import { measureRequests, measureThroughput, median, percentile, processCpuMs, round, type Throughput } from "./lib.ts";
 
 export interface ServingTargets {
   stashPort: number;
@@ -25,7 +25,7 @@ async function freePort(): Promise<number> {
 }
 
 /** An nginx of our own on a loopback port, one worker, sendfile on, serving the store's files. */
-export async function startNginx(workDir: string, filesRoot: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startNginx(workDir: string, filesRoot: string): Promise<{ port: number; workerPid(): number; stop(): Promise<void> }> {
   const dir = path.join(workDir, "nginx");
   fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
   const port = await freePort();
@@ -68,6 +68,8 @@ http {
   }
   return {
     port,
+    // One worker (worker_processes 1): it does the serving, the master only watches it.
+    workerPid: () => Number(execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" }).trim().split("\n")[0]),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -184,4 +186,50 @@ export async function benchTransforms(stashPort: number, stashPid: number, shots
     cachedP99Ms: round(percentile(cached, 99)),
     staticP50Ms: round(percentile(statics, 50)),
   };
+}
+
+export interface RevalidationResult {
+  kind: "HEAD" | "304";
+  stashCpuUs: number;
+  nginxCpuUs: number;
+  stashPerSecond: number;
+  nginxPerSecond: number;
+}
+
+/**
+ * The requests a CDN answers most once browsers have a file: HEAD and a GET revalidated with its
+ * ETag (304), on the 10 KB file, Stash against nginx, keep-alive from a Node loop. CPU per request is
+ * the server process's (nginx: its worker's), the median of `rounds` interleaved runs.
+ */
+export async function benchRevalidation(targets: ServingTargets, nginx: { port: number; pid: number }, seconds: number, connections: number, rounds: number): Promise<RevalidationResult[]> {
+  const urls = { stash: `http://127.0.0.1:${targets.stashPort}${targets.small.url}`, nginx: `http://127.0.0.1:${nginx.port}/${targets.small.key}` };
+  const pids = { stash: targets.stashPid, nginx: nginx.pid };
+  const etags = {
+    stash: (await fetch(urls.stash)).headers.get("etag") ?? "",
+    nginx: (await fetch(urls.nginx)).headers.get("etag") ?? "",
+  };
+  const results: RevalidationResult[] = [];
+  for (const kind of ["HEAD", "304"] as const) {
+    const cpu = { stash: [] as number[], nginx: [] as number[] };
+    const rate = { stash: [] as number[], nginx: [] as number[] };
+    for (let i = 0; i < rounds; i++) {
+      for (const name of ["stash", "nginx"] as const) {
+        const options = kind === "HEAD" ? { method: "HEAD" } : { method: "GET", headers: { "If-None-Match": etags[name] } };
+        const before = processCpuMs(pids[name]);
+        const run = await measureRequests(urls[name], seconds, connections, options);
+        const expected = kind === "HEAD" ? 200 : 304;
+        if (Object.keys(run.statuses).some((status) => Number(status) !== expected)) throw new Error(`${name} ${kind}: statuses ${JSON.stringify(run.statuses)}`);
+        cpu[name].push(((processCpuMs(pids[name]) - before) * 1000) / (run.requestsPerSecond * seconds));
+        rate[name].push(run.requestsPerSecond);
+      }
+    }
+    results.push({
+      kind,
+      stashCpuUs: round(median(cpu.stash), 0),
+      nginxCpuUs: round(median(cpu.nginx), 0),
+      stashPerSecond: round(median(rate.stash), 0),
+      nginxPerSecond: round(median(rate.nginx), 0),
+    });
+  }
+  return results;
 }

@@ -42,6 +42,8 @@ export interface EncodeOptions {
    * transform, for a difference that does not show at display size (decision record 034).
    */
   smartSubsample?: boolean;
+  /** WebP only: libwebp's effort (0–6, 4 by default); lower is faster at about the same size. */
+  effort?: number;
 }
 
 export interface EncodedImage {
@@ -111,10 +113,10 @@ export async function inspectImage(source: ImageSource, limits: ImageLimits): Pr
   };
 }
 
-function encoder(pipeline: Sharp, { format, quality, smartSubsample = false }: EncodeOptions): Sharp {
+function encoder(pipeline: Sharp, { format, quality, smartSubsample = false, effort = 4 }: EncodeOptions): Sharp {
   switch (format) {
     case "webp":
-      return pipeline.webp({ quality, effort: 4, smartSubsample });
+      return pipeline.webp({ quality, effort, smartSubsample });
     case "avif":
       return pipeline.avif({ quality, effort: 2 });
     case "jpeg":
