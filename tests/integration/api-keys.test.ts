@@ -3,6 +3,7 @@ import { test } from "../helpers/fixtures.ts";
 import { createApiKey, regenerateApiKey, revokeApiKey, listApiKeys, deleteApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { sha256Hex } from "../../app/services/platform/ids.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -146,6 +147,31 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-allow-headers")).toBe("authorization, x-api-key, content-type");
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
     expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("answers uploads from a game UI with CORS once, the caller's request id, a metrics count and the same errors", async () => {
+    // The upload routes skip Express and React Router (decision 077); what the host adds must still be there.
+    const headers = { Origin: "https://cfx-nui-lb-phone", "x-api-key": account.key, "X-Request-Id": "trace-upload" };
+    const res = await server.request("/api/upload", { method: "POST", headers, body: form([{ field: "file", data: await png(), filename: "shot.png" }]) });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("x-request-id")).toBe("trace-upload");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("ratelimit-limit")).toBeTruthy();
+    expect(await res.json()).toMatchObject({ success: true, url: expect.stringMatching(/\/f\//) });
+
+    const refused = await server.request("/api/upload", { method: "POST", headers: { ...headers, "x-api-key": "sk_wrong" }, body: form([{ field: "file", data: await png(), filename: "shot.png" }]) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await refused.json()).toMatchObject({ success: false, code: "invalid_api_key" });
+    // Other methods still reach the route through React Router.
+    const get = await server.request("/api/upload", { headers: { Origin: "https://cfx-nui-lb-phone" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await get.json()).toMatchObject({ success: false, code: "method_not_allowed" });
+
+    const metrics = await (await server.request("/metrics")).text();
+    expect(metrics).toMatch(/stash_http_requests_total\{method="POST",route="\/api\/upload",status="201"\} [1-9]/);
   });
 
   it("allows any origin on API answers, errors included, exactly once", async () => {
