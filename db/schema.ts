@@ -94,6 +94,11 @@ export interface ApiKeysTable {
   expires_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
   created_at: Timestamp;
+  /** Categories the key may write (`phone_*` matches a prefix); null: any. */
+  allowed_categories: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  max_file_bytes: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Client addresses (IPs or CIDR ranges) the key may be used from; null: any. */
+  allowed_ips: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface UploadGrantsTable {

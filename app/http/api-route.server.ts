@@ -5,6 +5,7 @@ import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { apiError, errorResponse } from "~/http/api-response.server";
 import { authenticateApiRequest, type ApiCaller } from "~/services/api-keys/key-auth.server";
 import type { ApiKeyPermission } from "~/lib/api-key-status";
+import { assertAddressInScope } from "~/services/api-keys/key-scopes.server";
 
 /**
  * Turns a DomainError into its JSON answer, a lost database into 503 database_unavailable, a full
@@ -70,6 +71,8 @@ export async function withApiKey(
   }
   let response: Response;
   try {
+    // A key limited to some addresses is refused elsewhere after it proved valid: the call is the key's, and recorded as such.
+    assertAddressInScope(caller.scopes, context.clientIp);
     response = await handler(caller);
   } catch (error) {
     response = failureResponse(context, error);

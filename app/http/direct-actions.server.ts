@@ -52,8 +52,8 @@ export function matchDirectRoute(routes: readonly DirectRoute[], method: string 
 const nodeBodies = new WeakMap<Request, { req: IncomingMessage; pulled: boolean }>();
 
 /**
- * A body that reads nothing until it is read: the upload path may then take the Node stream itself
- * (`takeNodeBody`) and skip the web-stream bridge, which costs more CPU per upload than the work.
+ * A body that reads nothing until it is read: the multipart path may then take the Node stream itself
+ * (`takeNodeBody`) instead of converting every chunk to a web stream and back for busboy.
  */
 function lazyBody(req: IncomingMessage, state: { pulled: boolean }): ReadableStream<Uint8Array> {
   let chunks: AsyncIterator<Buffer> | undefined;

@@ -9,6 +9,7 @@ import { fileRecordsAndReports } from "./0007-file-records-and-reports.ts";
 import { statusSamples } from "./0008-status-samples.ts";
 import { videoCopies } from "./0009-video-copies.ts";
 import { fileShares } from "./0010-file-shares.ts";
+import { keyScopes } from "./0011-key-scopes.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0008-status-samples": statusSamples,
   "0009-video-copies": videoCopies,
   "0010-file-shares": fileShares,
+  "0011-key-scopes": keyScopes,
 };

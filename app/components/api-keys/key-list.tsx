@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import type { ActionResult } from "~/lib/action-result";
 import { apiKeyStatusLabel } from "~/lib/api-key-status";
-import { formatCount, formatDate, formatDateTime } from "~/lib/format";
+import { formatBytes, formatCount, formatDate, formatDateTime } from "~/lib/format";
 import type { RevealedKey } from "~/components/api-keys/new-key-form";
 
 export interface KeyRow {
@@ -29,6 +29,9 @@ export interface KeyRow {
   lastUsedAt: Date | string | null;
   calls30d: number;
   createdAt: Date | string;
+  categories: string[] | null;
+  maxFileBytes: number | null;
+  allowedIps: string[] | null;
 }
 
 function StatusBadge({ label }: { label: string }) {
@@ -79,6 +82,9 @@ export function KeyList({ keys, onRegenerated }: { keys: KeyRow[]; onRegenerated
                     <span>Server: {key.serverName}</span>
                     <span className="font-mono">{key.keyPrefix}…</span>
                     <span>{`Can ${key.permissions.join(", ")}`}</span>
+                    {key.categories ? <span data-testid="api-key-categories">{`Only ${key.categories.join(", ")}`}</span> : null}
+                    {key.maxFileBytes !== null ? <span>{`Files up to ${formatBytes(key.maxFileBytes)}`}</span> : null}
+                    {key.allowedIps ? <span data-testid="api-key-addresses">{`From ${key.allowedIps.join(", ")}`}</span> : null}
                     <span>Created {formatDate(key.createdAt)}</span>
                     <span>{key.expiresAt ? `Expires ${formatDate(key.expiresAt)}` : "Never expires"}</span>
                     <span>Last used: {formatDateTime(key.lastUsedAt)}</span>

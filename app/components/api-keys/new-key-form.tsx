@@ -107,6 +107,26 @@ export function NewKeyForm({
               ))}
             </NativeSelect>
           </div>
+          <fieldset className="grid gap-3 md:col-span-2 md:grid-cols-3" disabled={noServers}>
+            <legend className="mb-2 text-sm font-medium">Limits (optional)</legend>
+            <div className="grid gap-2">
+              <Label htmlFor="key-categories">Categories it may upload to</Label>
+              <Input id="key-categories" name="categories" placeholder="phone_*, screenshots" autoComplete="off" aria-describedby="key-categories-hint" />
+              <p id="key-categories-hint" className="text-xs text-muted-foreground">
+                Comma separated; <code>phone_*</code> matches every category starting with phone_. Empty: any.
+              </p>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="key-max-size">Largest file (MB)</Label>
+              <Input id="key-max-size" name="maxFileMb" type="number" min="0.1" step="0.1" inputMode="decimal" placeholder="Server's limit" aria-describedby="key-max-size-hint" />
+              <p id="key-max-size-hint" className="text-xs text-muted-foreground">Below the server&apos;s own limit to matter. Empty: the server&apos;s.</p>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="key-ips">Allowed addresses</Label>
+              <Input id="key-ips" name="allowedIps" placeholder="203.0.113.7, 10.0.0.0/8" autoComplete="off" aria-describedby="key-ips-hint" />
+              <p id="key-ips-hint" className="text-xs text-muted-foreground">Your game server&apos;s IP or a CIDR range. Empty: any address.</p>
+            </div>
+          </fieldset>
           <div className="md:col-span-2">
             <Button type="submit" disabled={noServers || busy}>
               <KeyRound aria-hidden /> {busy ? "Generating..." : "Generate API Key"}

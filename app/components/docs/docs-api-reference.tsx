@@ -34,6 +34,13 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           of them is refused none is stored. The type is read from the file&apos;s bytes, not
           its name. Rate limits apply per server; when you hit one the answer is 429 with a <C>Retry-After</C> header in seconds.
         </p>
+        <p>
+          A key can be limited when it is made (API Keys page, or <C>categories</C>, <C>max_file_mb</C> and <C>allowed_ips</C> on{" "}
+          <C>POST /api/keys</C>): to the categories it may upload to (<C>phone_*</C> matches every category starting with <C>phone_</C>), to a
+          smaller file size than the server&apos;s, and to the addresses it may be used from (your game server&apos;s IP, or a CIDR range). A call
+          outside those limits answers 403 <C>permission_denied</C> naming the limit in <C>scope</C>, stores nothing and is recorded against the key;
+          a file over the key&apos;s size answers 413.
+        </p>
         <Curl name="health" bases={bases} />
       </DocSection>
 

@@ -104,7 +104,7 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
             ["304", "Not modified (ETag matched)"],
             ["400", "Missing or invalid fields, e.g. no file or malformed metadata JSON"],
             ["401", "Missing or invalid API key"],
-            ["403", "The key lacks permission, or server_id does not match the key's server"],
+            ["403", "The key lacks permission, is used outside its limits (category, address; see scope), or server_id does not match the key's server"],
             ["404", "No such file, or a private file requested without its server's key"],
             ["413", "File too large or storage quota exceeded"],
             ["415", "File type not allowed on this server"],

@@ -9,6 +9,7 @@ import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
 import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { parseAddressScope, parseCategoryScope, parseMaxFileMb } from "~/services/api-keys/key-scopes.server";
 import { requireUser } from "~/http/guards.server";
 import { countCallsByKey } from "~/services/api-keys/key-usage.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -46,6 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       lastUsedAt: k.last_used_at,
       calls30d: calls.get(k.id) ?? 0,
       createdAt: k.created_at,
+      categories: k.allowed_categories,
+      maxFileBytes: k.max_file_bytes,
+      allowedIps: k.allowed_ips,
     })),
   };
 }
@@ -85,7 +89,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
       let created: Awaited<ReturnType<typeof createApiKey>>;
       try {
-        created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions, expiresAt });
+        const scopes = {
+          categories: parseCategoryScope(String(form.get("categories") ?? "")),
+          maxFileBytes: parseMaxFileMb(String(form.get("maxFileMb") ?? "")),
+          addresses: parseAddressScope(String(form.get("allowedIps") ?? "")),
+        };
+        created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions, expiresAt, scopes });
       } catch (error) {
         if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
         throw error;

@@ -5,6 +5,7 @@ import type { AppContext } from "~/services/app-context.server";
 import { API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
 import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey } from "~/services/api-keys/keys.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
+import type { KeyScopes } from "~/services/api-keys/key-scopes.server";
 
 export interface ServerUploadSettings {
   maxFileSizeMb: number;
@@ -26,6 +27,8 @@ export interface ApiCaller {
   lastUsedAt: Date | null;
   /** The server's upload settings, read with the key so an upload needs no second lookup. */
   server: ServerUploadSettings;
+  /** Categories, file size and client addresses the key is limited to. */
+  scopes: KeyScopes;
   /** The owner's stored bytes and quota, read with the key for calls that need upload permission. */
   quota: { usedBytes: number; quotaBytes: number } | null;
   /** RateLimit-* headers of the per-server request budget, for the success answer. */
@@ -139,6 +142,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
       stripMetadata: row.strip_metadata,
       convertToWebp: row.convert_to_webp,
     },
+    scopes: { categories: row.allowed_categories, maxFileBytes: row.max_file_bytes === null ? null : Number(row.max_file_bytes), addresses: row.allowed_ips },
     quota: row.quota_bytes === null ? null : { usedBytes: Number(row.used_bytes ?? 0), quotaBytes: Number(row.quota_bytes) },
     rateHeaders: rateLimitHeaders(budget),
   };

@@ -3,6 +3,7 @@ import { DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
 import { cleaned } from "~/lib/sanitize";
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { parseAddressScope, parseCategoryScope, parseMaxFileMb, type KeyScopes } from "~/services/api-keys/key-scopes.server";
 import {
   createApiKey,
   deleteApiKey,
@@ -27,6 +28,9 @@ const createSchema = z.object({
   server_id: z.string({ error: MISSING_KEY_FIELDS }).trim().min(1, MISSING_KEY_FIELDS),
   permissions: z.array(z.string()).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),
+  categories: z.union([z.string(), z.array(z.string())]).nullish(),
+  max_file_mb: z.union([z.number(), z.string()]).nullish(),
+  allowed_ips: z.union([z.string(), z.array(z.string())]).nullish(),
 });
 
 const operationSchema = z.object({
@@ -39,7 +43,19 @@ const updateSchema = z.object({
   permissions: z.array(z.string()).optional(),
   status: z.enum(["active", "revoked"]).optional(),
   expires_at: z.iso.datetime({ offset: true }).nullish(),
+  categories: z.union([z.string(), z.array(z.string())]).nullish(),
+  max_file_mb: z.union([z.number(), z.string()]).nullish(),
+  allowed_ips: z.union([z.string(), z.array(z.string())]).nullish(),
 });
+
+/** The limits a create or update body names (absent ones untouched, null or empty lifts a limit). */
+function scopesOf(input: { categories?: string | string[] | null; max_file_mb?: number | string | null; allowed_ips?: string | string[] | null }): Partial<KeyScopes> {
+  const scopes: Partial<KeyScopes> = {};
+  if (input.categories !== undefined) scopes.categories = parseCategoryScope(input.categories);
+  if (input.max_file_mb !== undefined) scopes.maxFileBytes = parseMaxFileMb(input.max_file_mb);
+  if (input.allowed_ips !== undefined) scopes.addresses = parseAddressScope(input.allowed_ips);
+  return scopes;
+}
 
 function invalid(error: z.ZodError): DomainError {
   return new DomainError("invalid_request", error.issues[0]?.message ?? "Invalid request");
@@ -60,7 +76,10 @@ export async function listManagedKeys(db: Db, userId: string, serverId?: string)
   return withServerNames(db, userId, await listApiKeys(db, userId, serverId));
 }
 
-/** POST /api/keys: either a new key `{name, server_id, permissions?}` or `{key_id, operation}`. */
+/**
+ * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
+ * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
+ */
 export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
@@ -79,9 +98,11 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
   const parsed = createSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
+  const scopes = scopesOf(input);
   const server = await findServerForUser(db, userId, input.server_id);
   if (!server) throw new DomainError("not_found", "Server not found");
   const created = await createApiKey(db, {
+    scopes,
     serverId: server.id,
     userId,
     name: input.name,
@@ -92,13 +113,14 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
   return { status: 201, body: { data, api_key: created.secret } };
 }
 
-/** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry. */
+/** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
 export async function updateManagedKey(db: Db, userId: string, keyId: string, body: unknown): Promise<ManagedApiKey> {
   if (!isKeyId(keyId)) throw keyNotFound();
   const parsed = updateSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
   const updated = await updateApiKey(db, userId, keyId, {
+    scopes: scopesOf(input),
     name: input.name,
     permissions: input.permissions,
     status: input.status,

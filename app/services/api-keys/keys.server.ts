@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { quotaBytesSql } from "~/services/billing/quota.server";
+import type { KeyScopes } from "~/services/api-keys/key-scopes.server";
 import type { ApiKey } from "../../../db/schema";
 import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
@@ -55,6 +56,9 @@ const summaryColumns = [
   "expires_at",
   "last_used_at",
   "created_at",
+  "allowed_categories",
+  "max_file_bytes",
+  "allowed_ips",
 ] as const;
 
 export interface CreateApiKeyInput {
@@ -63,6 +67,8 @@ export interface CreateApiKeyInput {
   name: string;
   permissions?: readonly string[];
   expiresAt?: Date | null;
+  /** Limits beyond the permissions (key-scopes.server.ts); unlimited when absent. */
+  scopes?: Partial<KeyScopes>;
 }
 
 export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<CreatedApiKey> {
@@ -77,6 +83,9 @@ export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<Cr
       key_hash: hashApiKey(secret),
       permissions: normalisePermissions(input.permissions),
       expires_at: input.expiresAt ?? null,
+      allowed_categories: input.scopes?.categories ?? null,
+      max_file_bytes: input.scopes?.maxFileBytes ?? null,
+      allowed_ips: input.scopes?.addresses ?? null,
     })
     .returning(summaryColumns)
     .executeTakeFirstOrThrow();
@@ -112,6 +121,8 @@ export interface UpdateApiKeyInput {
   permissions?: readonly string[];
   status?: "active" | "revoked";
   expiresAt?: Date | null;
+  /** Each field given replaces that limit; null lifts it. */
+  scopes?: Partial<KeyScopes>;
 }
 
 export async function updateApiKey(db: Db, userId: string, id: string, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
@@ -120,6 +131,9 @@ export async function updateApiKey(db: Db, userId: string, id: string, input: Up
   if (input.permissions !== undefined) changes.permissions = normalisePermissions(input.permissions);
   if (input.status !== undefined) changes.status = input.status;
   if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
+  if (input.scopes?.categories !== undefined) changes.allowed_categories = input.scopes.categories;
+  if (input.scopes?.maxFileBytes !== undefined) changes.max_file_bytes = input.scopes.maxFileBytes;
+  if (input.scopes?.addresses !== undefined) changes.allowed_ips = input.scopes.addresses;
   if (Object.keys(changes).length === 0) return findApiKeyForUser(db, userId, id);
   return db.updateTable("api_keys").set(changes).where("id", "=", id).where("user_id", "=", userId).returning(summaryColumns).executeTakeFirst();
 }
@@ -160,6 +174,9 @@ export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?
       "servers.default_public",
       "servers.strip_metadata",
       "servers.convert_to_webp",
+      "api_keys.allowed_categories",
+      "api_keys.max_file_bytes",
+      "api_keys.allowed_ips",
       "subscriptions.tier",
       "account_usage.used_bytes",
     ])

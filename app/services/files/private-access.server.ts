@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../../db/index";
+import { addressInScope } from "~/services/api-keys/key-scopes.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { authenticateApiRequest } from "~/services/api-keys/key-auth.server";
 import type { AppContext } from "~/services/app-context.server";
@@ -24,7 +25,7 @@ export const SIGNED_URL_DEFAULT_S = 3600;
 export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: string): Promise<boolean> {
   try {
     const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
-    if (caller.serverId !== serverId) return false;
+    if (caller.serverId !== serverId || !addressInScope(caller.scopes, request.ip)) return false;
     ctx.apiCalls.record(caller, { action: "file.read", ip: request.ip, status: 200 });
     return true;
   } catch (error) {

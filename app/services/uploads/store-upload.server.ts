@@ -6,6 +6,7 @@ import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import type { ServerUploadSettings } from "~/services/api-keys/key-auth.server";
+import { assertCategoryInScope, type KeyScopes } from "~/services/api-keys/key-scopes.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
 import { encodeInBackground } from "~/services/media/background-encodes.server";
 import { makeVideoPreview } from "~/services/media/video-copies.server";
@@ -43,6 +44,8 @@ export interface UploadTarget {
    * name the grant promised (its public URL was answered before the bytes existed).
    */
   forced?: { category?: string; filename?: string; playerName?: string; playerIdentifier?: string };
+  /** The uploading key's limits (categories it may write); absent for portal and webhook uploads. */
+  keyScopes?: KeyScopes;
 }
 
 export interface StoredVariant {
@@ -195,6 +198,15 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   }
 
   const category = target.forced?.category ?? hints.category ?? DEFAULT_CATEGORY;
+  // Refused before a byte is stored when the category is already known; commitUploads checks the final one.
+  if (target.keyScopes && (target.forced?.category ?? hints.category) !== undefined) {
+    try {
+      assertCategoryInScope(target.keyScopes, category);
+    } catch (error) {
+      await iterator.return?.();
+      throw error;
+    }
+  }
   const filename = target.forced?.filename ?? newStoredName(type.ext);
   const storageKey = `${target.serverId}/${category}/${filename}`;
   const body = done ? prepend(head, (async function* () {})()) : prepend(head, iterator);
@@ -248,6 +260,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
   const now = new Date();
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
   try {
+    if (target.keyScopes) assertCategoryInScope(target.keyScopes, category);
     const rows = await insertUploadedFiles(
       ctx.db,
       target,

@@ -17,6 +17,8 @@ export async function prepareUploadTarget(ctx: AppContext, serverId: string, sou
 export async function keyedUploadTarget(ctx: AppContext, caller: ApiCaller): Promise<UploadTarget> {
   requireActiveServer(caller.serverStatus);
   const target = uploadTargetOf({ serverId: caller.serverId, userId: caller.userId, tier: caller.tier, settings: caller.server }, ctx.config.maxUploadBytes, keySource(caller));
+  target.keyScopes = caller.scopes;
+  if (caller.scopes.maxFileBytes !== null) target.maxBytes = Math.min(target.maxBytes, caller.scopes.maxFileBytes);
   await consumeUploadBudget(ctx, target.serverId, target.tier);
   if (!caller.quota) await assertQuotaNotFull(ctx.db, target.userId);
   else if (caller.quota.usedBytes >= caller.quota.quotaBytes) throw quotaExceeded(caller.quota.quotaBytes, caller.quota.usedBytes);

@@ -1,6 +1,7 @@
 import { apiSuccess } from "~/http/api-response.server";
 import { readSmallBody } from "~/http/small-body.server";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
+import { assertCategoryInScope } from "~/services/api-keys/key-scopes.server";
 import { withApiKey } from "~/http/api-route.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { createUploadGrant, parsePresignInput } from "~/services/uploads/upload-grants.server";
@@ -25,8 +26,9 @@ async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs
         maxSizeMb: input.max_size_mb ?? input.maxSizeMb,
         fileType: input.mime_type ?? input.mimeType ?? input.content_type ?? input.contentType ?? input.file_type ?? input.fileType,
       },
-      target.maxBytes,
+      Math.min(target.maxBytes, caller.scopes.maxFileBytes ?? target.maxBytes),
     );
+    assertCategoryInScope(caller.scopes, constraints.category!);
     const { token, expiresAt } = await createUploadGrant(context.db, { serverId: caller.serverId, apiKeyId: caller.keyId, expiresIn, constraints });
     const url = `${context.config.appUrl}/api/upload/presigned/${token}`;
     // Where the file will be, known now: LB Phone's GetPresignedUrl hands it to the phone as `result`.
