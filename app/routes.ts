@@ -58,12 +58,14 @@ export default [
 
   route("dashboard/connection-test", "routes/portal/connection-test.ts"),
   route("api-keys/sharex.sxcu", "routes/portal/sharex-config.ts"),
+  route("audit/export", "routes/portal/audit-export.ts"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),
     route("servers", "routes/portal/servers.tsx"),
     route("servers/:serverId", "routes/portal/server-detail.tsx"),
     route("api-keys", "routes/portal/api-keys.tsx"),
     route("analytics", "routes/portal/analytics.tsx"),
+    route("audit", "routes/portal/audit.tsx"),
     route("billing", "routes/portal/billing.tsx"),
     route("gallery", "routes/portal/gallery.tsx"),
     route("gallery/:fileId", "routes/portal/file-detail.tsx"),

@@ -212,6 +212,10 @@ export interface AuditLogsTable {
   ip: string | null;
   detail: Json;
   created_at: Timestamp;
+  /** The signed-in person who acted in the portal; null for key calls (api_key_id) and the system. */
+  actor_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What was acted on, e.g. "3 files", a key's or a server's name. */
+  target: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UsageDailyTable {

@@ -4,6 +4,7 @@ import { sanitizeInput } from "~/lib/sanitize";
 import { MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/services/files/file-details.server";
 import { deleteOwnedFiles } from "~/services/files/portal-files.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
+import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -23,20 +24,26 @@ export async function runFileAction(context: AppLoadContext, userId: string, for
 
   if (intent === "delete") {
     const deleted = await deleteOwnedFiles(context, userId, ids);
-    if (deleted === 0) return failed(404, "Failed to delete file");
-    return actionOk({ type: "success", title: "File deleted", description: deleted > 1 ? `${deleted} files have been deleted.` : undefined }, { changed: ids, deleted: ids });
+    if (deleted.length === 0) return failed(404, "Failed to delete file");
+    await recordPortalAudit(context, userId, { action: "file.delete", target: filesTarget(deleted.length), detail: { ids: deleted } });
+    return actionOk(
+      { type: "success", title: "File deleted", description: deleted.length > 1 ? `${deleted.length} files have been deleted.` : undefined },
+      { changed: ids, deleted: ids },
+    );
   }
   if (intent === "visibility") {
     const visibility = form.get("visibility");
     if (visibility !== "public" && visibility !== "private") return failed(400, "Choose public or private.");
     const changed = await setFilesVisibility(context.db, userId, ids, visibility === "public");
-    if (changed === 0) return failed(404, "File not found");
-    const description = changed === 1 ? `The file is now ${visibility}.` : `${changed} files are now ${visibility}.`;
+    if (changed.length === 0) return failed(404, "File not found");
+    await recordPortalAudit(context, userId, { action: "file.visibility", target: filesTarget(changed.length), detail: { ids: changed, visibility } });
+    const description = changed.length === 1 ? `The file is now ${visibility}.` : `${changed.length} files are now ${visibility}.`;
     return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as string[] });
   }
   const raw = sanitizeInput(String(form.get("category") ?? ""));
   if (!raw) return failed(400, "Category is required");
   const move = await moveFilesToCategory(context.db, userId, ids, raw);
+  if (move.moved) await recordPortalAudit(context, userId, { action: "file.category", target: filesTarget(move.moved), detail: { ids: move.movedIds, category: move.category } });
   if (move.moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
   const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
   return actionOk(

@@ -11,6 +11,8 @@ export interface Plan {
   storageGb: number;
   /** Days a file lives after upload; null keeps files forever. */
   retentionDays: number | null;
+  /** Days the audit trail (/audit) keeps an entry. */
+  auditRetentionDays: number;
   overagePerGbGbp: number;
   mostPopular: boolean;
   features: string[];
@@ -21,6 +23,7 @@ const common = ["Unlimited uploads", "API access", "Global CDN delivery"];
 export const PLANS: Record<Tier, Plan> = {
   free: {
     tier: "free",
+    auditRetentionDays: 30,
     name: "Street",
     priceGbp: 0,
     storageGb: 5,
@@ -31,6 +34,7 @@ export const PLANS: Record<Tier, Plan> = {
   },
   starter: {
     tier: "starter",
+    auditRetentionDays: 90,
     name: "Hood",
     priceGbp: 4.99,
     storageGb: 25,
@@ -41,6 +45,7 @@ export const PLANS: Record<Tier, Plan> = {
   },
   professional: {
     tier: "professional",
+    auditRetentionDays: 365,
     name: "Kingpin",
     priceGbp: 9.99,
     storageGb: 100,
@@ -51,6 +56,7 @@ export const PLANS: Record<Tier, Plan> = {
   },
   business: {
     tier: "business",
+    auditRetentionDays: 365,
     name: "Boss",
     priceGbp: 19.99,
     storageGb: 200,

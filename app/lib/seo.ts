@@ -127,6 +127,7 @@ export const DISALLOWED_PATHS = [
   "/api-keys",
   "/billing",
   "/analytics",
+  "/audit",
   "/admin",
   "/api/",
 ] as const;

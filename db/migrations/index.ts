@@ -10,6 +10,7 @@ import { statusSamples } from "./0008-status-samples.ts";
 import { videoCopies } from "./0009-video-copies.ts";
 import { fileShares } from "./0010-file-shares.ts";
 import { keyScopes } from "./0011-key-scopes.ts";
+import { auditTrail } from "./0012-audit-trail.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009-video-copies": videoCopies,
   "0010-file-shares": fileShares,
   "0011-key-scopes": keyScopes,
+  "0012-audit-trail": auditTrail,
 };

@@ -210,7 +210,7 @@ describe("media screens as a new user", () => {
     await tab.close();
 
     // Deleted elsewhere (another tab, retention) while this gallery still shows it.
-    expect(await deleteOwnedFiles(server.ctx, viewer.user.id, [idOf("gone.png")])).toBe(1);
+    expect(await deleteOwnedFiles(server.ctx, viewer.user.id, [idOf("gone.png")])).toEqual([idOf("gone.png")]);
     const opened: Page[] = [];
     context.on("page", (p) => opened.push(p));
     await card("gone.png").getByRole("link", { name: "View" }).click();

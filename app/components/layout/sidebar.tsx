@@ -13,6 +13,7 @@ import {
   Settings,
   ShieldCheck,
   Upload,
+  ScrollText,
   Users,
 } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
@@ -31,6 +32,7 @@ const ICONS: Record<NavIcon, typeof Server> = {
   keys: KeyRound,
   billing: CreditCard,
   analytics: BarChart3,
+  audit: ScrollText,
   docs: BookOpen,
   settings: Settings,
   admin: ShieldCheck,

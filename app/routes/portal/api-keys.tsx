@@ -8,7 +8,8 @@ import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
-import { createApiKey, deleteApiKey, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { createApiKey, deleteApiKey, findApiKeyForUser, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
 import { parseAddressScope, parseCategoryScope, parseMaxFileMb } from "~/services/api-keys/key-scopes.server";
 import { requireUser } from "~/http/guards.server";
 import { countCallsByKey } from "~/services/api-keys/key-usage.server";
@@ -99,6 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
         throw error;
       }
+      await recordPortalAudit(context, user.id, { action: "key.create", target: created.key.name, serverId: server.id, detail: { key_id: created.key.id } });
       return actionOk(
         { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
         { secret: created.secret, keyName: created.key.name, serverId: server.id },
@@ -108,14 +110,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "regenerate") {
       const regenerated = keyId ? await regenerateApiKey(context.db, user.id, keyId).catch(() => undefined) : undefined;
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
+      await recordPortalAudit(context, user.id, { action: "key.regenerate", target: regenerated.key.name, serverId: regenerated.key.server_id, detail: { key_id: keyId } });
       return actionOk(
         { type: "success", title: "API key regenerated", description: "The old key stopped working. Copy the new one now." },
         { secret: regenerated.secret, keyName: regenerated.key.name, serverId: regenerated.key.server_id },
       );
     }
     if (intent === "delete") {
-      const deleted = keyId ? await deleteApiKey(context.db, user.id, keyId).catch(() => false) : false;
-      if (!deleted) return actionFail("Error deleting API key", "Failed to delete API key", 404);
+      const key = keyId ? await findApiKeyForUser(context.db, user.id, keyId).catch(() => undefined) : undefined;
+      const deleted = key ? await deleteApiKey(context.db, user.id, key.id) : false;
+      if (!key || !deleted) return actionFail("Error deleting API key", "Failed to delete API key", 404);
+      await recordPortalAudit(context, user.id, { action: "key.delete", target: key.name, serverId: key.server_id, detail: { key_id: key.id } });
       return actionOk({ type: "success", title: "API key deleted", description: "The key no longer works." });
     }
     return actionFail("Error", "Unknown action.", 400);

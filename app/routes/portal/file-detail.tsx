@@ -6,6 +6,7 @@ import { runFileAction } from "~/http/file-actions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
+import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
@@ -69,7 +70,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   form.set("id", params.fileId);
   if (form.get("intent") === "delete") {
     const deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
-    if (!deleted) return actionFail("Error deleting file", "Failed to delete file", 404);
+    if (deleted.length === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
+    await recordPortalAudit(context, user.id, { action: "file.delete", target: filesTarget(1), detail: { ids: deleted } });
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
   }
   if (form.get("intent") === "createShare") {
@@ -94,6 +96,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!isDomainError(error, "plan_unavailable")) throw error;
       return actionFail("Error", error.message, ERROR_STATUS[error.code]);
     }
+    await recordPortalAudit(context, user.id, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [params.fileId], keep } });
     return actionOk({ type: "success", title: keep ? "Kept forever" : "Retention rules apply", description: keep ? "Retention rules will not delete this file." : "The server's retention rules apply to this file again." });
   }
   return runFileAction(context, user.id, form);

@@ -1,4 +1,5 @@
 import { deleteServerWithFiles } from "~/services/files/delete-files.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
 import { data, Link, redirect } from "react-router";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
@@ -89,6 +90,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         context.logger.error({ err: error }, "server update failed");
         return actionFail("Error", "Failed to update server settings.", 500);
       }
+      await recordPortalAudit(context, ownerId, { action: "server.update", target: parsed.data.name, serverId: server.id });
       return actionOk({ type: "success", title: "Server updated", description: "Your server settings have been saved." }, { saved: true });
     }
     case "delete": {
@@ -102,6 +104,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         context.logger.error({ err: error }, "server delete failed");
         return actionFail("Error", "Failed to delete server.", 500);
       }
+      await recordPortalAudit(context, ownerId, { action: "server.delete", target: server.name });
       return redirectWithToast("/servers", { type: "success", title: "Server deleted", description: `Server "${server.name}" has been deleted.` });
     }
     case "visibility": {

@@ -12,6 +12,7 @@ import { pageTitle } from "~/lib/site";
 import { requireUser } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { createServerWithinQuota, listServersWithUsage } from "~/services/servers/server-settings.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
 import type { Route } from "./+types/servers";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
@@ -32,6 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return actionFail(parsed.first.toastTitle, parsed.first.message, 400, parsed.errors);
   try {
     const server = await createServerWithinQuota(context.db, user.id, parsed.data);
+    await recordPortalAudit(context, user.id, { action: "server.create", target: server.name, serverId: server.id });
     return actionOk({ type: "success", title: "Server created", description: `Server "${server.name}" has been created successfully.` }, { serverId: server.id });
   } catch (error) {
     if (isDomainError(error, "server_quota_exceeded")) return actionFail("Error creating server", error.message, ERROR_STATUS[error.code]);

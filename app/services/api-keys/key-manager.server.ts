@@ -7,6 +7,7 @@ import { parseAddressScope, parseCategoryScope, parseMaxFileMb, type KeyScopes }
 import {
   createApiKey,
   deleteApiKey,
+  findApiKeyForUser,
   listApiKeys,
   regenerateApiKey,
   updateApiKey,
@@ -80,19 +81,30 @@ export async function listManagedKeys(db: Db, userId: string, serverId?: string)
  * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
  * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
  */
-export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+/** What a key manager call changed, for the audit trail. */
+export interface KeyEvent {
+  action: "key.create" | "key.regenerate" | "key.delete" | "key.update";
+  keyId: string;
+  keyName: string;
+  serverId: string;
+}
+
+const eventOf = (action: KeyEvent["action"], key: ApiKeySummary): KeyEvent => ({ action, keyId: key.id, keyName: key.name, serverId: key.server_id });
+
+export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
     if (!parsed.success) throw invalid(parsed.error);
     const { key_id: keyId, operation } = parsed.data;
     if (operation === "delete") {
-      if (!(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
-      return { status: 200, body: { data: { id: keyId } } };
+      const existing = await findApiKeyForUser(db, userId, keyId);
+      if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+      return { status: 200, body: { data: { id: keyId } }, event: eventOf("key.delete", existing) };
     }
     const regenerated = await regenerateApiKey(db, userId, keyId);
     if (!regenerated) throw keyNotFound();
     const [key] = await withServerNames(db, userId, [regenerated.key]);
-    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret } };
+    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret }, event: eventOf("key.regenerate", regenerated.key) };
   }
 
   const parsed = createSchema.safeParse(body ?? {});
@@ -110,7 +122,7 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
   });
   const data = { ...created.key, servers: { name: server.name }, api_key: created.secret };
-  return { status: 201, body: { data, api_key: created.secret } };
+  return { status: 201, body: { data, api_key: created.secret }, event: eventOf("key.create", created.key) };
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
@@ -131,7 +143,9 @@ export async function updateManagedKey(db: Db, userId: string, keyId: string, bo
   return key;
 }
 
-export async function deleteManagedKey(db: Db, userId: string, keyId: string): Promise<void> {
+export async function deleteManagedKey(db: Db, userId: string, keyId: string): Promise<KeyEvent> {
   if (!isKeyId(keyId)) throw keyNotFound();
-  if (!(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+  const existing = await findApiKeyForUser(db, userId, keyId);
+  if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+  return eventOf("key.delete", existing);
 }

@@ -76,22 +76,24 @@ function ownedIds(fileIds: string[]): string[] {
 }
 
 /** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. */
-export async function setFilesVisibility(db: Db, userId: string, fileIds: string[], isPublic: boolean): Promise<number> {
+/** Makes the owner's files public or private; returns the ids it changed. */
+export async function setFilesVisibility(db: Db, userId: string, fileIds: string[], isPublic: boolean): Promise<string[]> {
   const ids = ownedIds(fileIds);
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return [];
   const rows = await db
     .updateTable("files")
     .set({ is_public: isPublic })
     .where("user_id", "=", userId)
     .where("id", "in", ids)
-    .returning(["server_id", "category", "filename"])
+    .returning(["id", "server_id", "category", "filename"])
     .execute();
   for (const row of rows) invalidateCachedFile(db, row);
-  return rows.length;
+  return rows.map((row) => row.id);
 }
 
 export interface CategoryMove {
   moved: number;
+  movedIds: string[];
   /** Files left where they were because a file of the same name already sits in the target category. */
   conflicts: number;
   category: string;
@@ -104,7 +106,7 @@ export interface CategoryMove {
 export async function moveFilesToCategory(db: Db, userId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
   const category = categorySlug(rawCategory);
   const ids = ownedIds(fileIds);
-  if (ids.length === 0) return { moved: 0, conflicts: 0, category };
+  if (ids.length === 0) return { moved: 0, movedIds: [], conflicts: 0, category };
   return db.transaction().execute(async (trx) => {
     const files = await trx
       .selectFrom("files")
@@ -114,7 +116,7 @@ export async function moveFilesToCategory(db: Db, userId: string, fileIds: strin
       .where("category", "<>", category)
       .forUpdate()
       .execute();
-    if (files.length === 0) return { moved: 0, conflicts: 0, category };
+    if (files.length === 0) return { moved: 0, movedIds: [], conflicts: 0, category };
     const moved = await trx
       .updateTable("files")
       .set({ category })
@@ -134,6 +136,6 @@ export async function moveFilesToCategory(db: Db, userId: string, fileIds: strin
       .execute();
     const movedIds = new Set(moved.map((m) => m.id));
     for (const file of files) if (movedIds.has(file.id)) invalidateCachedFile(db, file);
-    return { moved: moved.length, conflicts: files.length - moved.length, category };
+    return { moved: moved.length, movedIds: [...movedIds], conflicts: files.length - moved.length, category };
   });
 }

@@ -46,17 +46,17 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
 
 /**
  * Deletes the user's own files (blob, variants, row) and releases their quota at once, through
- * the same service the script API uses. Ids that are not the user's are skipped; returns the count.
+ * the same service the script API uses. Ids that are not the user's are skipped; returns the ids deleted.
  */
-export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<number> {
+export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<string[]> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return [];
   const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
-  let deleted = 0;
+  const deleted: string[] = [];
   for (const file of owned) {
     if (await deleteServerFile(ctx, file.server_id, file.id)) {
       invalidateCachedFile(ctx.db, file);
-      deleted++;
+      deleted.push(file.id);
     }
   }
   return deleted;

@@ -5,6 +5,7 @@ import { sendMail } from "~/services/platform/mail.server";
 import { deleteExpiredResumableUploads } from "~/services/uploads/resumable.server";
 import { sweepExpiredFiles } from "~/services/retention/sweep.server";
 import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
+import { purgeAuditEntries } from "~/services/platform/audit-trail.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 import { makeVideoCopies } from "~/services/media/video-copies.server";
@@ -33,7 +34,7 @@ export const BACKGROUND_JOBS = {
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
  * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
- * expired sessions, the storage reconciler (leftovers of interrupted uploads, blobs without
+ * expired sessions (and of audit entries past their plan's retention), the storage reconciler (leftovers of interrupted uploads, blobs without
  * rows) and the removal of resumable uploads abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of queued videos every minute, one encode at a time. Each also runs at start (which finishes what a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
@@ -55,6 +56,8 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
       run: async () => {
         const deleted = await purgeExpiredSessions(ctx.db);
         if (deleted) ctx.logger.info({ deleted }, "purged expired sessions");
+        const audit = await purgeAuditEntries(ctx.db);
+        if (audit) ctx.logger.info({ deleted: audit }, "purged audit entries past their plan's retention");
       },
     },
     {

@@ -1,0 +1,27 @@
+/** What the audit trail (/audit) calls each recorded action; unknown actions show as recorded. */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  "file.upload": "Uploaded files",
+  "file.delete": "Deleted files",
+  "file.visibility": "Changed visibility",
+  "file.category": "Moved files",
+  "file.keep_forever": "Changed keep forever",
+  "file.search": "Searched files",
+  "file.read": "Read a file",
+  "file.signed_url": "Made a signed URL",
+  "upload.presign": "Made an upload URL",
+  "key.create": "Created an API key",
+  "key.regenerate": "Regenerated an API key",
+  "key.delete": "Deleted an API key",
+  "key.update": "Changed an API key",
+  "server.create": "Created a server",
+  "server.update": "Changed a server",
+  "server.delete": "Deleted a server",
+};
+
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
+
+/** Who may be filtered for: people in the portal, or API keys. */
+export const AUDIT_ACTOR_KINDS = ["member", "key"] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];

@@ -1,0 +1,152 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/index";
+import type { AuditActorKind } from "~/lib/audit-actions";
+import { PLANS, isTier } from "~/lib/plans";
+import { DomainError } from "~/services/platform/domain-error.server";
+
+/** One thing a person did in the portal; key calls are recorded by the API call log. */
+export interface AuditEntryInput {
+  /** The account the entry belongs to (whose /audit shows it). */
+  userId: string;
+  /** The signed-in person who acted. */
+  actorUserId: string;
+  action: string;
+  /** What was acted on, as the owner will read it: "3 files", a key's or a server's name. */
+  target: string;
+  serverId?: string | null;
+  ip?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void> {
+  await db
+    .insertInto("audit_logs")
+    .values({
+      user_id: entry.userId,
+      actor_user_id: entry.actorUserId,
+      server_id: entry.serverId ?? null,
+      action: entry.action,
+      target: entry.target,
+      ip: entry.ip ?? null,
+      detail: JSON.stringify(entry.detail ?? {}),
+    })
+    .execute();
+}
+
+export interface AuditFilters {
+  action?: string;
+  actor?: AuditActorKind;
+  serverId?: string;
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+}
+
+export interface AuditEntry {
+  id: number;
+  createdAt: Date;
+  action: string;
+  target: string | null;
+  /** "member" with the person's name, or "key" with the key's name (a deleted key: its id is gone). */
+  actor: { kind: "member" | "key" | "system"; name: string };
+  serverName: string | null;
+  ip: string | null;
+  status: number | null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+export const AUDIT_PAGE_SIZE = 50;
+/** An export holds at most this many entries, newest first. */
+export const AUDIT_EXPORT_LIMIT = 10_000;
+
+function dayStart(value: string, field: string): Date {
+  const date = new Date(`${value}T00:00:00Z`);
+  if (!DAY.test(value) || Number.isNaN(date.getTime())) throw new DomainError("invalid_request", `${field} must be a date (YYYY-MM-DD)`, { field });
+  return date;
+}
+
+/** Where a page of the trail ends: the last entry's time and id (key calls are written up to a second after they happen). */
+export interface AuditCursor {
+  at: Date;
+  id: number;
+}
+
+export function encodeAuditCursor(entry: { createdAt: Date; id: number }): string {
+  return `${entry.createdAt.toISOString()}_${entry.id}`;
+}
+
+export function decodeAuditCursor(value: string | null): AuditCursor | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_(\d{1,18})$/.exec(value ?? "");
+  if (!match) return undefined;
+  const at = new Date(match[1]!);
+  return Number.isNaN(at.getTime()) ? undefined : { at, id: Number(match[2]) };
+}
+
+/**
+ * The account's audit trail, newest first, `limit` entries after `before` (keyset paging on time
+ * and id): portal actions with the person who did them, key calls with the key's name.
+ */
+export async function listAuditEntries(db: Db, userId: string, filters: AuditFilters, options: { before?: AuditCursor; limit?: number } = {}): Promise<AuditEntry[]> {
+  let query = db
+    .selectFrom("audit_logs as a")
+    .leftJoin("api_keys as k", "k.id", "a.api_key_id")
+    .leftJoin("users as u", "u.id", "a.actor_user_id")
+    .leftJoin("servers as s", "s.id", "a.server_id")
+    .select([
+      "a.id",
+      "a.created_at",
+      "a.action",
+      "a.target",
+      "a.ip",
+      "a.api_key_id",
+      "a.actor_user_id",
+      "k.name as key_name",
+      "u.display_name as actor_name",
+      "u.email as actor_email",
+      "s.name as server_name",
+      sql<number | null>`(a.detail->>'status')::int`.as("status"),
+    ])
+    .where("a.user_id", "=", userId);
+  if (filters.action) query = query.where("a.action", "=", filters.action);
+  if (filters.actor === "key") query = query.where("a.api_key_id", "is not", null);
+  if (filters.actor === "member") query = query.where("a.actor_user_id", "is not", null);
+  if (filters.serverId) query = query.where("a.server_id", "=", filters.serverId);
+  if (filters.from) query = query.where("a.created_at", ">=", dayStart(filters.from, "from"));
+  if (filters.to) query = query.where("a.created_at", "<", new Date(dayStart(filters.to, "to").getTime() + 86_400_000));
+  const before = options.before;
+  if (before) query = query.where((eb) => eb.or([eb("a.created_at", "<", before.at), eb.and([eb("a.created_at", "=", before.at), eb("a.id", "<", before.id)])]));
+  const rows = await query.orderBy("a.created_at", "desc").orderBy("a.id", "desc").limit(options.limit ?? AUDIT_PAGE_SIZE).execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    createdAt: row.created_at,
+    action: row.action,
+    target: row.target,
+    actor: row.actor_user_id
+      ? { kind: "member" as const, name: row.actor_name || row.actor_email || "A member" }
+      : row.api_key_id
+        ? { kind: "key" as const, name: row.key_name ?? "A deleted key" }
+        : { kind: "system" as const, name: "Stash" },
+    serverName: row.server_name,
+    ip: row.ip,
+    status: row.status,
+  }));
+}
+
+/**
+ * Removes entries older than each account's plan keeps them (PLANS[tier].auditRetentionDays) in
+ * one statement; returns how many went.
+ */
+export async function purgeAuditEntries(db: Db, now: Date = new Date()): Promise<number> {
+  const days = sql.join(
+    Object.values(PLANS).map((plan) => sql`WHEN ${sql.lit(plan.tier)} THEN ${sql.lit(plan.auditRetentionDays)}`),
+    sql` `,
+  );
+  const result = await sql`DELETE FROM audit_logs a
+    WHERE a.created_at < ${now}::timestamptz - make_interval(days => coalesce(
+      (SELECT CASE s.tier ${days} END FROM subscriptions s WHERE s.user_id = a.user_id), ${sql.lit(PLANS.free.auditRetentionDays)}))`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+export function auditRetentionDays(tier: string | null | undefined): number {
+  return PLANS[isTier(tier) ? tier : "free"].auditRetentionDays;
+}
