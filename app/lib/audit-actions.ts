@@ -16,6 +16,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "server.create": "Created a server",
   "server.update": "Changed a server",
   "server.delete": "Deleted a server",
+  "plan.change": "Changed plan",
 };
 
 export function auditActionLabel(action: string): string {

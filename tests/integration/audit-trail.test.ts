@@ -1,5 +1,6 @@
 import { describe, expect } from "vitest";
 import { createUser } from "../../app/services/accounts/users.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
 import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
 import { purgeAuditEntries, recordAudit } from "../../app/services/platform/audit-trail.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
@@ -86,6 +87,34 @@ describe("audit log", () => {
     expect(after.rows).toHaveLength(6);
   });
 
+  test("records plan changes by an admin and by Stripe once each, and uploads made in the portal", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Owner Vega" });
+    const admin = await signUpAndSignIn(server, { displayName: "Admin Kim", role: "admin" });
+    expect((await postForm(server, `/admin/users/${owner.user.id}/plan`, { tier: "professional", addon_gb: "0" }, { cookie: admin.cookie })).status).toBe(302);
+    // Stripe repeats a subscription's state in several events: one change, one entry.
+    await setUserPlan(server.ctx.db, owner.user.id, { tier: "business", status: "active" });
+    await setUserPlan(server.ctx.db, owner.user.id, { tier: "business", status: "active" });
+
+    const srv = await createServer(server.ctx.db, { userId: owner.user.id, name: "Vega RP" });
+    const uploaded = await server.request(`/api/portal/upload?server_id=${srv.id}`, {
+      method: "POST",
+      headers: { Cookie: owner.cookie, Origin: server.url },
+      body: form([{ field: "file", data: await png(), filename: "a.png", type: "image/png" }]),
+    });
+    expect(uploaded.status).toBe(201);
+
+    const trail = await page(server, owner);
+    expect(trail.status, trail.html.slice(0, 2000)).toBe(200);
+    expect(trail.rows).toEqual([
+      ["Owner Vega", "Uploaded files"],
+      ["Stash", "Changed plan"],
+      ["Admin Kim", "Changed plan"],
+    ]);
+    expect(trail.html).toContain(" · Boss plan");
+    expect(trail.html).toContain(" · Kingpin plan");
+    expect(trail.html).toContain("kept 365 days on your plan");
+  });
+
   test("keeps entries as long as the owner's plan says and no longer", async ({ server }) => {
     const free = await createUser(server.ctx.db, { email: `audit-free-${Date.now()}@example.com`, verified: true });
     const paid = await createUser(server.ctx.db, { email: `audit-paid-${Date.now()}@example.com`, verified: true });
@@ -102,7 +131,8 @@ describe("audit log", () => {
       }
     }
     await purgeAuditEntries(server.ctx.db);
-    const left = async (userId: string) => (await server.ctx.db.selectFrom("audit_logs").select("target").where("user_id", "=", userId).orderBy("target").execute()).map((r) => r.target);
+    const left = async (userId: string) =>
+      (await server.ctx.db.selectFrom("audit_logs").select("target").where("user_id", "=", userId).where("action", "=", "server.update").orderBy("target").execute()).map((r) => r.target);
     expect(await left(free.id)).toEqual(["10 days old"]);
     expect(await left(paid.id)).toEqual(["10 days old", "45 days old"]);
   });

@@ -55,7 +55,7 @@ function withParams(base: URLSearchParams, changes: Record<string, string | null
 }
 
 function ActorBadge({ actor }: { actor: AuditEntry["actor"] }) {
-  const label = actor.kind === "key" ? "API key" : actor.kind === "member" ? "Member" : "System";
+  const label = actor.kind === "key" ? "API key" : actor.kind === "member" ? "Person" : "Stash";
   return (
     <span className="flex min-w-0 items-center gap-2">
       <Badge variant={actor.kind === "key" ? "secondary" : "outline"}>{label}</Badge>

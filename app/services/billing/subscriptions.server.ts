@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import { GB, isPaidTier, type Tier } from "~/lib/plans";
+import { GB, isPaidTier, PLANS, type Tier } from "~/lib/plans";
+import { recordAudit } from "~/services/platform/audit-trail.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 
 /** Stripe statuses that keep a paid plan's storage; past_due is Stripe's retry window. */
@@ -38,6 +39,8 @@ export interface PlanChange {
   stripeCustomerId?: string | null;
   stripeSubscriptionId?: string | null;
   currentPeriodEnd?: Date | null;
+  /** Who changed it, for the audit trail: an admin; absent for Stripe's events (recorded as Stash). */
+  by?: { userId: string; ip: string | null };
 }
 
 /**
@@ -54,12 +57,24 @@ export async function setUserPlan(db: Db, userId: string, change: PlanChange, no
     ...(change.stripeCustomerId !== undefined ? { stripe_customer_id: change.stripeCustomerId } : {}),
     ...(change.stripeSubscriptionId !== undefined ? { stripe_subscription_id: change.stripeSubscriptionId } : {}),
   };
+  const before = await db.selectFrom("subscriptions").select(["tier", "status"]).where("user_id", "=", userId).executeTakeFirst();
   await db
     .insertInto("subscriptions")
     .values({ user_id: userId, ...values })
     .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
     .execute();
   if (isPaidTier(change.tier) && isLiveStatus(values.status)) await clearPlanExpiry(db, userId);
+  // Stripe repeats a subscription's state in many events; the trail records changes only.
+  if (before?.tier !== values.tier || before?.status !== values.status) {
+    await recordAudit(db, {
+      userId,
+      actorUserId: change.by?.userId ?? null,
+      ip: change.by?.ip ?? null,
+      action: "plan.change",
+      target: `${PLANS[values.tier].name} plan${values.status === "active" ? "" : ` (${values.status})`}`,
+      detail: { tier: values.tier, plan_status: values.status, previous: before ? { tier: before.tier, plan_status: before.status } : null },
+    });
+  }
 }
 
 export async function clearPlanExpiry(db: Db, userId: string): Promise<void> {

@@ -8,8 +8,8 @@ import { DomainError } from "~/services/platform/domain-error.server";
 export interface AuditEntryInput {
   /** The account the entry belongs to (whose /audit shows it). */
   userId: string;
-  /** The signed-in person who acted. */
-  actorUserId: string;
+  /** The signed-in person who acted; null when Stash itself did (a Stripe event, a job). */
+  actorUserId: string | null;
   action: string;
   /** What was acted on, as the owner will read it: "3 files", a key's or a server's name. */
   target: string;
@@ -104,7 +104,8 @@ export async function listAuditEntries(db: Db, userId: string, filters: AuditFil
       "u.display_name as actor_name",
       "u.email as actor_email",
       "s.name as server_name",
-      sql<number | null>`(a.detail->>'status')::int`.as("status"),
+      // Key calls carry their HTTP status; other entries' details may use the name for something else.
+      sql<number | null>`CASE WHEN a.api_key_id IS NOT NULL AND a.detail->>'status' ~ '^[0-9]{3}$' THEN (a.detail->>'status')::int END`.as("status"),
     ])
     .where("a.user_id", "=", userId);
   if (filters.action) query = query.where("a.action", "=", filters.action);

@@ -2,6 +2,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { methodNotAllowed } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
+import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { handleResumableUpload } from "~/http/resumable-upload.server";
 import { findServerForUser } from "~/services/servers/servers.server";
@@ -23,7 +24,10 @@ async function portalResumable({ request, context }: Route.LoaderArgs | Route.Ac
     const target = request.method === "POST" ? await prepareUploadTarget(context, server.id, PORTAL_SOURCE) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id, PORTAL_SOURCE);
     const response = await handleResumableUpload(context, request, {
       target,
-      answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),
+      answer: (files) => {
+        void recordPortalAudit(context, user.id, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
+        return { success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) };
+      },
     });
     const headers = new Headers(response.headers);
     headers.set("Cache-Control", "no-store");

@@ -3,6 +3,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
+import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { findServerForUser } from "~/services/servers/servers.server";
 import { PORTAL_SOURCE, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
@@ -21,6 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const target = await prepareUploadTarget(context, server.id, PORTAL_SOURCE);
     try {
       const files = await handleUpload(context, request, target);
+      await recordPortalAudit(context, user.id, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
     } catch (error) {
       if (error instanceof DomainError && error.code === "missing_file") throw new DomainError("missing_file", MISSING_UPLOAD_INFO);
