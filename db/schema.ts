@@ -218,6 +218,27 @@ export interface AuditLogsTable {
   target: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export interface CasesTable {
+  id: Generated<string>;
+  server_id: string;
+  user_id: string;
+  number: string;
+  title: string;
+  notes: ColumnType<string, string | undefined, string>;
+  status: ColumnType<"open" | "closed", "open" | "closed" | undefined, "open" | "closed">;
+  created_at: Timestamp;
+  closed_at: NullableTimestamp;
+  signing_key: string;
+}
+
+export interface CaseFilesTable {
+  case_id: string;
+  file_id: string;
+  added_at: Timestamp;
+  added_by_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  added_by_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface UsageDailyTable {
   server_id: string;
   day: ColumnType<string, string, string>;
@@ -289,6 +310,8 @@ export interface Database {
   file_reports: FileReportsTable;
   status_samples: StatusSamplesTable;
   file_shares: FileSharesTable;
+  cases: CasesTable;
+  case_files: CaseFilesTable;
 }
 
 export type User = Selectable<UsersTable>;

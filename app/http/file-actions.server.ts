@@ -4,6 +4,7 @@ import { sanitizeInput } from "~/lib/sanitize";
 import { MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/services/files/file-details.server";
 import { deleteOwnedFiles } from "~/services/files/portal-files.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -23,7 +24,13 @@ export async function runFileAction(context: AppLoadContext, userId: string, for
   if (ids.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
 
   if (intent === "delete") {
-    const deleted = await deleteOwnedFiles(context, userId, ids);
+    let deleted: string[];
+    try {
+      deleted = await deleteOwnedFiles(context, userId, ids);
+    } catch (error) {
+      if (!isDomainError(error, "file_in_open_case")) throw error;
+      return failed(409, error.message);
+    }
     if (deleted.length === 0) return failed(404, "Failed to delete file");
     await recordPortalAudit(context, userId, { action: "file.delete", target: filesTarget(deleted.length), detail: { ids: deleted } });
     return actionOk(

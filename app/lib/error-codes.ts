@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   "file_missing",
   "file_infected",
   "file_hidden",
+  "file_in_open_case",
   // Billing
   "plan_unavailable",
   "billing_not_configured",

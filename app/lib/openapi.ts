@@ -229,6 +229,27 @@ const json = (schema: Schema, description: string) => ({ description, content: {
 const err = (description: string) => json(ref("Error"), description);
 const binary = (description: string) => ({ description, content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } });
 
+const caseSchema = {
+  type: "object",
+  properties: {
+    success: { type: "boolean" },
+    added: { type: "integer" },
+    case: {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        number: { type: "string" },
+        title: { type: "string" },
+        notes: { type: "string" },
+        status: { type: "string", enum: ["open", "closed"] },
+        created_at: { type: "string", format: "date-time" },
+        closed_at: nullable("string"),
+        files: { type: "array", items: { type: "object" } },
+      },
+    },
+  },
+};
+
 const keyed = [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }, { ApiKeyQueryApi: [] }, { ApiKeyQueryKey: [] }, { ApiKeyQueryToken: [] }];
 const keyedErrors = {
   "400": err("Missing or invalid fields"),
@@ -508,6 +529,67 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
             "400": err("expires_in out of range (code invalid_request, with min_expires_in and max_expires_in)"),
             "404": err("No such file on the key's server"),
           },
+        },
+      },
+      "/api/cases": {
+        post: {
+          summary: "Open an evidence case (or answer the one with that number) and file uploads into it; files in an open case are kept whatever the retention rules say and cannot be deleted",
+          security: keyed,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  required: ["number"],
+                  properties: {
+                    number: { type: "string", description: "1–40 letters, digits, _, . or -; unique per server" },
+                    title: { type: "string", maxLength: 200 },
+                    notes: { type: "string", maxLength: 5000 },
+                    file_ids: { type: "array", items: { type: "string" } },
+                  },
+                },
+              },
+            },
+          },
+          responses: { "201": json(caseSchema, "The case, opened now"), "200": json(caseSchema, "The case that already had this number"), ...keyedErrors, "400": err("Bad number, title or notes, or a closed case") },
+        },
+      },
+      "/api/cases/verify": {
+        post: {
+          summary: "Whether an exported case's manifest.json is exactly what Stash signed (no key needed)",
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { type: "object", required: ["manifest", "signature"], properties: { manifest: { type: "string" }, signature: { type: "string" } } } } },
+          },
+          responses: { "200": json({ type: "object", properties: { valid: { type: "boolean" }, message: { type: "string" } } }, "The verdict"), "400": err("manifest or signature missing") },
+        },
+      },
+      "/api/cases/{number}": {
+        get: {
+          summary: "A case of the key's server and its files",
+          security: keyed,
+          parameters: [{ name: "number", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": json(caseSchema, "The case with files[]"), ...keyedErrors, "404": err("No such case on the key's server") },
+        },
+      },
+      "/api/cases/{number}/export": {
+        get: {
+          summary: "The case as a zip: files/, manifest.json (names, SHA-256, upload time and key, who filed each and when, metadata) and manifest.sig",
+          security: keyed,
+          parameters: [{ name: "number", in: "path", required: true, schema: { type: "string" } }],
+          responses: { "200": { description: "application/zip" }, ...keyedErrors, "404": err("No such case on the key's server") },
+        },
+      },
+      "/api/cases/{number}/{action}": {
+        post: {
+          summary: "files {file_ids} adds files (upload permission); close and reopen (delete permission) decide whether its files may be deleted",
+          security: keyed,
+          parameters: [
+            { name: "number", in: "path", required: true, schema: { type: "string" } },
+            { name: "action", in: "path", required: true, schema: { type: "string", enum: ["files", "close", "reopen"] } },
+          ],
+          responses: { "200": json(caseSchema, "The case"), ...keyedErrors, "400": err("No file_ids, or a closed case"), "404": err("No such case on the key's server") },
         },
       },
       "/api/download": {

@@ -11,6 +11,7 @@ import { videoCopies } from "./0009-video-copies.ts";
 import { fileShares } from "./0010-file-shares.ts";
 import { keyScopes } from "./0011-key-scopes.ts";
 import { auditTrail } from "./0012-audit-trail.ts";
+import { evidenceCases } from "./0013-evidence-cases.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   "0010-file-shares": fileShares,
   "0011-key-scopes": keyScopes,
   "0012-audit-trail": auditTrail,
+  "0013-evidence-cases": evidenceCases,
 };

@@ -208,6 +208,21 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <Curl name="signedUrl" bases={bases} />
       </DocSection>
 
+      <DocSection id="evidence-cases" title="Evidence cases">
+        <p>
+          An MDT can keep evidence out of reach of retention rules: send <C>case=LSPD-2291</C> with an upload (the case is opened if it is new), or
+          open it first with <C>POST /api/cases</C> and <C>{'{"number": "LSPD-2291", "title": "Vinewood robbery"}'}</C>. While a case is open its
+          files are kept whatever your plan or retention rules say, and deleting one answers 409 <C>file_in_open_case</C>. A key with delete
+          permission closes or reopens it (<C>POST /api/cases/NUMBER/close</C>, <C>/reopen</C>).
+        </p>
+        <p>
+          <C>GET /api/cases/NUMBER/export</C> downloads the case as a zip: the files, <C>manifest.json</C> with each file&apos;s SHA-256, upload
+          time, uploading key and who filed it, and <C>manifest.sig</C>. Whoever receives the zip can check it with{" "}
+          <C>POST /api/cases/verify</C> and <C>{'{"manifest": "…", "signature": "…"}'}</C>: the answer says whether the manifest is exactly what
+          Stash exported.
+        </p>
+      </DocSection>
+
       <DocSection id="file-serving" title="File serving path">
         <p>
           <C>{bases.cdnUrl}/f/SERVER_ID/CATEGORY/FILENAME</C> is the link in every upload answer (<C>url</C>, <C>public_url</C>, <C>link</C>). File names

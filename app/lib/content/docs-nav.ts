@@ -31,6 +31,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "search-api", label: "Search API" },
       { id: "download-api", label: "Download API" },
       { id: "private-files", label: "Private files and signed URLs" },
+      { id: "evidence-cases", label: "Evidence cases" },
       { id: "file-serving", label: "File serving path" },
       { id: "image-transforms", label: "Image transforms" },
       { id: "video-and-previews", label: "Video, previews and placeholders" },

@@ -69,7 +69,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   form.delete("id");
   form.set("id", params.fileId);
   if (form.get("intent") === "delete") {
-    const deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
+    let deleted: string[];
+    try {
+      deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
+    } catch (error) {
+      if (!isDomainError(error, "file_in_open_case")) throw error;
+      return actionFail("Error deleting file", error.message, 409);
+    }
     if (deleted.length === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
     await recordPortalAudit(context, user.id, { action: "file.delete", target: filesTarget(1), detail: { ids: deleted } });
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });

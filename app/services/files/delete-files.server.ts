@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { DomainError } from "~/services/platform/domain-error.server";
 import type { Db } from "../../../db/index";
 import type { FileRecord, Server } from "../../../db/schema";
 import type { BlobStore } from "../../../storage/index";
@@ -17,6 +18,16 @@ import { isUuid } from "~/services/platform/ids.server";
 export async function deleteServerFile(ctx: Pick<AppContext, "db" | "blobs" | "logger">, serverId: string, fileId: string): Promise<FileRecord | undefined> {
   if (!isUuid(fileId)) return undefined;
   const deleted = await ctx.db.transaction().execute(async (trx) => {
+    // Evidence stays while its case is open; the lock keeps a concurrent "add to case" from racing the delete.
+    const held = await trx
+      .selectFrom("case_files as cf")
+      .innerJoin("cases as c", "c.id", "cf.case_id")
+      .select("c.number")
+      .where("cf.file_id", "=", fileId)
+      .where("c.status", "=", "open")
+      .forShare()
+      .executeTakeFirst();
+    if (held) throw new DomainError("file_in_open_case", `This file is evidence in open case ${held.number}; close the case before deleting it`, { case: held.number });
     const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", fileId).execute();
     const variantBytes = await onDemandVariantBytes(trx, { fileId });
     const file = await trx.deleteFrom("files").where("id", "=", fileId).where("server_id", "=", serverId).returningAll().executeTakeFirst();

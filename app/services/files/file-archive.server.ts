@@ -10,7 +10,7 @@ import { isUuid } from "~/services/platform/ids.server";
 export const MAX_ARCHIVE_BYTES = 2 * 1024 ** 3;
 
 /** "evidence.png", then "evidence (2).png" for a second file of that name. */
-function uniqueNames(names: string[]): string[] {
+export function uniqueNames(names: string[]): string[] {
   const seen = new Map<string, number>();
   return names.map((raw) => {
     // Path separators and characters Windows refuses would let a name escape the folder or break extraction.
@@ -43,20 +43,40 @@ export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, user
   if (files.length === 0) throw new DomainError("not_found", "File not found");
   const total = files.reduce((sum, f) => sum + Number(f.size_bytes), 0);
   if (total > MAX_ARCHIVE_BYTES) throw new DomainError("request_too_large", "Those files add up to more than 2 GB. Download them in smaller groups.");
-  const zip = new ZipFile();
   const names = uniqueNames(files.map((f) => f.original_filename));
-  files.forEach((file, i) => {
-    zip.addReadStreamLazy(names[i]!, { compress: false, mtime: new Date(file.created_at), size: Number(file.size_bytes) }, (callback) => {
-      deps.blobs.get(file.storage_key).then(
-        (blob) => (blob ? callback(null, blob.stream) : callback(new Error(`blob missing for ${file.storage_key}`), null as unknown as Readable)),
+  const stream = streamZip(
+    deps.blobs,
+    files.map((file, i) => ({ name: names[i]!, storageKey: file.storage_key, size: Number(file.size_bytes), mtime: new Date(file.created_at) })),
+  );
+  return { stream, count: files.length };
+}
+
+export interface ZipBlobEntry {
+  name: string;
+  storageKey: string;
+  size: number;
+  mtime: Date;
+}
+
+/**
+ * A zip of blobs (each opened only when the zip reaches it, stored without recompression: media is
+ * compressed already) followed by small in-memory files, streamed.
+ */
+export function streamZip(blobs: BlobStore, entries: ZipBlobEntry[], extras: { name: string; data: Buffer }[] = []): Readable {
+  const zip = new ZipFile();
+  for (const entry of entries) {
+    zip.addReadStreamLazy(entry.name, { compress: false, mtime: entry.mtime, size: entry.size }, (callback) => {
+      blobs.get(entry.storageKey).then(
+        (blob) => (blob ? callback(null, blob.stream) : callback(new Error(`blob missing for ${entry.storageKey}`), null as unknown as Readable)),
         (error: Error) => callback(error, null as unknown as Readable),
       );
     });
-  });
+  }
+  for (const extra of extras) zip.addBuffer(extra.data, extra.name);
   const out = new PassThrough();
   // A blob that fails mid-zip ends the download with an error rather than a silently short archive.
   zip.on("error", (error: Error) => out.destroy(error));
   zip.outputStream.pipe(out);
   zip.end();
-  return { stream: out, count: files.length };
+  return out;
 }

@@ -46,18 +46,27 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
 
 /**
  * Deletes the user's own files (blob, variants, row) and releases their quota at once, through
- * the same service the script API uses. Ids that are not the user's are skipped; returns the ids deleted.
+ * the same service the script API uses. Ids that are not the user's are skipped, and so are files in
+ * an open evidence case (if only those were asked for, their 409 is thrown); returns the ids deleted.
  */
 export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<string[]> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length === 0) return [];
   const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
   const deleted: string[] = [];
+  let held: unknown;
   for (const file of owned) {
-    if (await deleteServerFile(ctx, file.server_id, file.id)) {
-      invalidateCachedFile(ctx.db, file);
-      deleted.push(file.id);
+    try {
+      if (await deleteServerFile(ctx, file.server_id, file.id)) {
+        invalidateCachedFile(ctx.db, file);
+        deleted.push(file.id);
+      }
+    } catch (error) {
+      if (!isDomainError(error, "file_in_open_case")) throw error;
+      held = error;
     }
   }
+  // Only evidence was asked for: say why nothing went.
+  if (deleted.length === 0 && held) throw held;
   return deleted;
 }

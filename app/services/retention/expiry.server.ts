@@ -60,16 +60,19 @@ export async function setKeepForever(db: Db, userId: string, fileId: string, kee
   return Boolean(row);
 }
 
+/** True for `files as f` while it belongs to an open evidence case: kept whatever the retention rules say. */
+const inOpenCaseSql = sql<SqlBool>`EXISTS (SELECT 1 FROM case_files cf JOIN cases c ON c.id = cf.case_id WHERE cf.file_id = f.id AND c.status = 'open')`;
+
 /**
  * A file's effective expiry in SQL, for a query over `files as f`: its stored expiry or its
  * server's current rule for the category, whichever is sooner, so a rule added after upload
  * applies too. Needs `retention_rules as r` LEFT JOINed on server and category.
  */
-export const effectiveExpirySql = sql<Date | null>`least(f.expires_at, CASE WHEN f.retention_exempt THEN NULL ELSE f.created_at + r.days * interval '1 day' END)`;
+export const effectiveExpirySql = sql<Date | null>`CASE WHEN ${inOpenCaseSql} THEN NULL ELSE least(f.expires_at, CASE WHEN f.retention_exempt THEN NULL ELSE f.created_at + r.days * interval '1 day' END) END`;
 
-/** Condition for `files as f` (with `retention_rules as r` LEFT JOINed) being due at `now`. */
+/** Condition for `files as f` (with `retention_rules as r` LEFT JOINed) being due at `now`; a file in an open case never is. */
 export function isDueSql(now: Date): Expression<SqlBool> {
-  return sql<SqlBool>`(f.expires_at <= ${now}::timestamptz OR (NOT f.retention_exempt AND f.created_at + r.days * interval '1 day' <= ${now}::timestamptz))`;
+  return sql<SqlBool>`((f.expires_at <= ${now}::timestamptz OR (NOT f.retention_exempt AND f.created_at + r.days * interval '1 day' <= ${now}::timestamptz)) AND NOT ${inOpenCaseSql})`;
 }
 
 /** Effective expiry of each given file id (files without one are absent), for the gallery. */

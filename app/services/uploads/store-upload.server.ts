@@ -14,6 +14,8 @@ import { randomString } from "~/services/platform/ids.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { insertUploadedFiles } from "~/services/uploads/upload-commit.server";
+import { addFilesToCase, openCase } from "~/services/files/evidence-cases.server";
+import { deleteServerFile } from "~/services/files/delete-files.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
@@ -280,6 +282,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       const quota = await getAccountQuota(ctx.db, target.userId, now);
       throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
     }
+    if (fields.caseNumber) await fileIntoCase(ctx, target, fields.caseNumber, rows.map((r) => r.id));
     // Match rows to uploads by key rather than trusting RETURNING order.
     const byKey = new Map(rows.map((r) => [r.storage_key, r]));
     const committed = uploads.map((u) => ({
@@ -301,6 +304,21 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       throw error;
     }
     await discardUploads(ctx, uploads);
+    throw error;
+  }
+}
+
+/**
+ * Puts just-stored files into the server's case `number` (opened if new), as the uploading key or
+ * person. A closed case refuses; the rows then go again, so the upload as a whole fails and leaves nothing.
+ */
+async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: string, fileIds: string[]): Promise<void> {
+  const by = target.source.keyId ? { keyId: target.source.keyId } : { userId: target.userId };
+  try {
+    const { evidenceCase } = await openCase(ctx.db, { serverId: target.serverId, userId: target.userId, body: { number } });
+    await addFilesToCase(ctx.db, evidenceCase, fileIds, by);
+  } catch (error) {
+    for (const id of fileIds) await deleteServerFile(ctx, target.serverId, id).catch(() => undefined);
     throw error;
   }
 }

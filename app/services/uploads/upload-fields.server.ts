@@ -1,3 +1,4 @@
+import { parseCaseNumber } from "~/services/files/evidence-cases.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { categorySlug, DEFAULT_CATEGORY } from "~/lib/categories";
 import { sanitizeInput } from "~/lib/sanitize";
@@ -17,6 +18,8 @@ export interface UploadFields {
   serverId?: string;
   /** Keep forever (Fivemanage's `retentionExempt`); honoured on paid plans. */
   retentionExempt?: boolean;
+  /** An evidence case number: the files go into that case of the server (opened if new). */
+  caseNumber?: string;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -93,6 +96,7 @@ export function parseUploadFields(source: Record<string, unknown>): UploadFields
     metadata: parseMetadata(source.metadata),
     filename: sanitiseDisplayName(cleanedText(shortText(source.filename ?? source.name, "filename", 1000))),
     serverId: shortText(source.server_id ?? source.serverId, "server_id", 100),
+    caseNumber: source.case === undefined || source.case === "" ? undefined : parseCaseNumber(source.case),
   };
 }
 

@@ -1,0 +1,228 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Readable } from "node:stream";
+import { z } from "zod";
+import type { Db } from "../../../db/index";
+import type { BlobStore } from "../../../storage/blob-store";
+import { cleaned } from "~/lib/sanitize";
+import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
+import { streamZip, uniqueNames } from "~/services/files/file-archive.server";
+import { fileUrl } from "~/services/files/file-views.server";
+
+export interface EvidenceCase {
+  id: string;
+  serverId: string;
+  number: string;
+  title: string;
+  notes: string;
+  status: "open" | "closed";
+  createdAt: Date;
+  closedAt: Date | null;
+}
+
+/** Who put a file in a case: a person in the portal or a script's key. */
+export type CaseActor = { userId: string } | { keyId: string };
+
+const CASE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
+export const MAX_CASE_FILES = 500;
+
+const caseInput = z.object({
+  number: z.string({ error: "number is required" }).trim().regex(CASE_NUMBER, "number must be 1–40 letters, digits, _, . or -"),
+  title: cleaned(z.string().max(200, "title can be at most 200 characters")).optional(),
+  notes: cleaned(z.string().max(5000, "notes can be at most 5000 characters")).optional(),
+});
+
+export function parseCaseNumber(value: unknown): string {
+  const parsed = caseInput.shape.number.safeParse(value);
+  if (!parsed.success) throw new DomainError("invalid_request", parsed.error.issues[0]?.message ?? "Invalid case number", { field: "case" });
+  return parsed.data;
+}
+
+const columns = ["id", "server_id", "number", "title", "notes", "status", "created_at", "closed_at"] as const;
+type CaseRow = { id: string; server_id: string; number: string; title: string; notes: string; status: "open" | "closed"; created_at: Date; closed_at: Date | null };
+const toCase = (row: CaseRow): EvidenceCase => ({
+  id: row.id,
+  serverId: row.server_id,
+  number: row.number,
+  title: row.title,
+  notes: row.notes,
+  status: row.status,
+  createdAt: row.created_at,
+  closedAt: row.closed_at,
+});
+
+/**
+ * Opens case `number` on a server, or answers the one already there (an MDT may send the same case
+ * with every upload); a title or notes given for an existing case replace its own.
+ */
+export async function openCase(db: Db, input: { serverId: string; userId: string; body: unknown }): Promise<{ evidenceCase: EvidenceCase; created: boolean }> {
+  const parsed = caseInput.safeParse(input.body ?? {});
+  if (!parsed.success) throw new DomainError("invalid_request", parsed.error.issues[0]?.message ?? "Invalid case");
+  const { number, title, notes } = parsed.data;
+  const existing = await db.selectFrom("cases").select(columns).where("server_id", "=", input.serverId).where("number", "=", number).executeTakeFirst();
+  if (existing) {
+    if (title === undefined && notes === undefined) return { evidenceCase: toCase(existing), created: false };
+    const updated = await db
+      .updateTable("cases")
+      .set({ ...(title ? { title } : {}), ...(notes !== undefined ? { notes } : {}) })
+      .where("id", "=", existing.id)
+      .returning(columns)
+      .executeTakeFirstOrThrow();
+    return { evidenceCase: toCase(updated), created: false };
+  }
+  const row = await db
+    .insertInto("cases")
+    .values({ server_id: input.serverId, user_id: input.userId, number, title: title || `Case ${number}`, notes: notes ?? "", signing_key: randomBytes(32).toString("hex") })
+    .onConflict((oc) => oc.columns(["server_id", "number"]).doNothing())
+    .returning(columns)
+    .executeTakeFirst();
+  // Two scripts opened the same case at once: the other one made it.
+  if (!row) return { evidenceCase: toCase(await db.selectFrom("cases").select(columns).where("server_id", "=", input.serverId).where("number", "=", number).executeTakeFirstOrThrow()), created: false };
+  return { evidenceCase: toCase(row), created: true };
+}
+
+export async function findCase(db: Db, serverId: string, number: string): Promise<EvidenceCase | undefined> {
+  const row = await db.selectFrom("cases").select(columns).where("server_id", "=", serverId).where("number", "=", number).executeTakeFirst();
+  return row ? toCase(row) : undefined;
+}
+
+/** Puts files of the case's server into an open case, recording who and when; files already in it keep their first entry. */
+export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds: string[], by: CaseActor): Promise<number> {
+  if (evidenceCase.status !== "open") throw new DomainError("invalid_request", `Case ${evidenceCase.number} is closed; reopen it to add files`, { case: evidenceCase.number });
+  const ids = fileIds.filter((id) => isUuid(id));
+  if (ids.length === 0) return 0;
+  const owned = await db.selectFrom("files").select("id").where("server_id", "=", evidenceCase.serverId).where("id", "in", ids).execute();
+  if (owned.length === 0) return 0;
+  const count = await db.selectFrom("case_files").select((eb) => eb.fn.countAll<string>().as("n")).where("case_id", "=", evidenceCase.id).executeTakeFirstOrThrow();
+  if (Number(count.n) + owned.length > MAX_CASE_FILES) throw new DomainError("invalid_request", `A case holds at most ${MAX_CASE_FILES} files`);
+  const result = await db
+    .insertInto("case_files")
+    .values(owned.map((f) => ({ case_id: evidenceCase.id, file_id: f.id, added_by_user_id: "userId" in by ? by.userId : null, added_by_key_id: "keyId" in by ? by.keyId : null })))
+    .onConflict((oc) => oc.columns(["case_id", "file_id"]).doNothing())
+    .execute();
+  return result.reduce((sum, r) => sum + Number(r.numInsertedOrUpdatedRows ?? 0), 0);
+}
+
+/** Closes or reopens a case; closing lets its files be deleted and the retention rules apply again. */
+export async function setCaseStatus(db: Db, serverId: string, number: string, status: "open" | "closed"): Promise<EvidenceCase | undefined> {
+  const row = await db
+    .updateTable("cases")
+    .set({ status, closed_at: status === "closed" ? new Date() : null })
+    .where("server_id", "=", serverId)
+    .where("number", "=", number)
+    .returning(columns)
+    .executeTakeFirst();
+  return row ? toCase(row) : undefined;
+}
+
+function sign(manifest: Buffer, key: string): string {
+  return createHmac("sha256", Buffer.from(key, "hex")).update(manifest).digest("hex");
+}
+
+/**
+ * A case as a zip: every file under files/, manifest.json (case, then each file's name in the zip,
+ * original name, size, SHA-256, upload time, uploading key, who added it to the case and when, its
+ * metadata) and manifest.sig, an HMAC-SHA256 of manifest.json under a key only Stash holds, which
+ * `verifyCaseManifest` checks.
+ */
+export async function exportCase(deps: { db: Db; blobs: BlobStore }, evidenceCase: EvidenceCase, now = new Date()): Promise<{ stream: Readable; manifest: Buffer; signature: string }> {
+  const files = await deps.db
+    .selectFrom("case_files as cf")
+    .innerJoin("files as f", "f.id", "cf.file_id")
+    .leftJoin("api_keys as k", "k.id", "f.api_key_id")
+    .leftJoin("api_keys as adder", "adder.id", "cf.added_by_key_id")
+    .leftJoin("users as u", "u.id", "cf.added_by_user_id")
+    .select([
+      "f.id",
+      "f.storage_key",
+      "f.original_filename",
+      "f.mime_type",
+      "f.size_bytes",
+      "f.sha256",
+      "f.created_at",
+      "f.uploaded_via",
+      "f.player_name",
+      "f.player_identifier",
+      "f.metadata",
+      "k.name as upload_key",
+      "cf.added_at",
+      "adder.name as added_by_key",
+      "u.email as added_by_user",
+    ])
+    .where("cf.case_id", "=", evidenceCase.id)
+    .orderBy("f.created_at", "asc")
+    .execute();
+  const names = uniqueNames(files.map((f) => f.original_filename)).map((name) => `files/${name}`);
+  const manifest = Buffer.from(
+    `${JSON.stringify(
+      {
+        case: { id: evidenceCase.id, number: evidenceCase.number, title: evidenceCase.title, status: evidenceCase.status, opened_at: evidenceCase.createdAt, closed_at: evidenceCase.closedAt },
+        exported_at: now.toISOString(),
+        files: files.map((f, i) => ({
+          path: names[i],
+          file_id: f.id,
+          original_filename: f.original_filename,
+          mime_type: f.mime_type,
+          size_bytes: Number(f.size_bytes),
+          sha256: f.sha256,
+          uploaded_at: f.created_at,
+          uploaded_via: f.uploaded_via,
+          upload_key: f.upload_key,
+          player_name: f.player_name,
+          player_identifier: f.player_identifier,
+          metadata: f.metadata,
+          added_to_case_at: f.added_at,
+          added_by: f.added_by_key ? `key ${f.added_by_key}` : (f.added_by_user ?? null),
+        })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const { signing_key: key } = await deps.db.selectFrom("cases").select("signing_key").where("id", "=", evidenceCase.id).executeTakeFirstOrThrow();
+  const signature = sign(manifest, key);
+  const stream = streamZip(
+    deps.blobs,
+    files.map((f, i) => ({ name: names[i]!, storageKey: f.storage_key, size: Number(f.size_bytes), mtime: new Date(f.created_at) })),
+    [
+      { name: "manifest.json", data: manifest },
+      { name: "manifest.sig", data: Buffer.from(`${signature}\n`) },
+    ],
+  );
+  return { stream, manifest, signature };
+}
+
+/** Whether `signature` is Stash's signature of exactly these manifest bytes (of a case that still exists). */
+export async function verifyCaseManifest(db: Db, manifest: Buffer, signature: string): Promise<boolean> {
+  let caseId: unknown;
+  try {
+    caseId = (JSON.parse(manifest.toString("utf8")) as { case?: { id?: unknown } }).case?.id;
+  } catch {
+    return false;
+  }
+  if (typeof caseId !== "string" || !isUuid(caseId) || !/^[0-9a-f]{64}$/.test(signature.trim())) return false;
+  const row = await db.selectFrom("cases").select("signing_key").where("id", "=", caseId).executeTakeFirst();
+  if (!row) return false;
+  return timingSafeEqual(Buffer.from(sign(manifest, row.signing_key), "hex"), Buffer.from(signature.trim(), "hex"));
+}
+
+/** The files of a case, oldest first, with their links and when they joined it. */
+export async function listCaseFiles(db: Db, cdnBaseUrl: string, evidenceCase: EvidenceCase) {
+  const rows = await db
+    .selectFrom("case_files as cf")
+    .innerJoin("files as f", "f.id", "cf.file_id")
+    .select(["f.id", "f.server_id", "f.category", "f.filename", "f.original_filename", "f.mime_type", "f.size_bytes", "f.sha256", "f.created_at", "cf.added_at"])
+    .where("cf.case_id", "=", evidenceCase.id)
+    .orderBy("f.created_at", "asc")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    url: fileUrl(cdnBaseUrl, row),
+    original_filename: row.original_filename,
+    mime_type: row.mime_type,
+    size_bytes: Number(row.size_bytes),
+    sha256: row.sha256,
+    uploaded_at: row.created_at,
+    added_at: row.added_at,
+  }));
+}

@@ -1,0 +1,121 @@
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect } from "vitest";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createServer } from "../../app/services/servers/servers.server.ts";
+import { sweepExpiredFiles } from "../../app/services/retention/sweep.server.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
+import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
+import { test } from "../helpers/fixtures.ts";
+import type { TestServer } from "../helpers/server.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
+
+/** A free-plan owner with a server made with the portal's defaults, an MDT key (upload, read) and a supervisor key (delete too). */
+async function department(server: TestServer) {
+  const who = await signUpAndSignIn(server);
+  const srv = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row PD" });
+  const mdt = await createApiKey(server.ctx.db, { serverId: srv.id, userId: who.user.id, name: "MDT", permissions: ["upload", "read"] });
+  const chief = await createApiKey(server.ctx.db, { serverId: srv.id, userId: who.user.id, name: "Chief", permissions: ["upload", "read", "delete"] });
+  return { ...who, serverId: srv.id, mdt: mdt.secret, chief: chief.secret };
+}
+
+async function upload(server: TestServer, key: string, fields: Record<string, string>, name: string, width = 24) {
+  const res = await server.request("/api/upload", {
+    method: "POST",
+    headers: { "x-api-key": key },
+    body: form([...Object.entries(fields).map(([field, data]) => ({ field, data })), { field: "file", data: await png(width, 18), filename: name, type: "image/png" }]),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const json = (key: string) => ({ "x-api-key": key, "Content-Type": "application/json" });
+
+describe("evidence cases", () => {
+  test("an MDT files uploads into a case; they outlive a retention sweep and cannot be deleted while it is open; the export verifies", async ({ server }) => {
+    const pd = await department(server);
+    const opened = await server.request("/api/cases", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ number: "LSPD-2291", title: "Vinewood robbery" }) });
+    expect(opened.status).toBe(201);
+    expect((await opened.json()).case).toMatchObject({ number: "LSPD-2291", title: "Vinewood robbery", status: "open" });
+    // The same case again (an MDT sends it with every call) is the same case.
+    expect((await server.request("/api/cases", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ number: "LSPD-2291" }) })).status).toBe(200);
+
+    const mugshot = await upload(server, pd.mdt, { category: "mugshots", case: "LSPD-2291", metadata: JSON.stringify({ officer: "Ramos" }) }, "mugshot.png");
+    expect(mugshot.status).toBe(201);
+    const bodycam = await upload(server, pd.mdt, { category: "bodycam" }, "still.png", 30);
+    const neighbour = await upload(server, pd.mdt, { category: "mugshots" }, "other.png", 28);
+    const added = await server.request("/api/cases/LSPD-2291/files", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ file_ids: [bodycam.body.id] }) });
+    expect((await added.json()).added).toBe(1);
+    const listed = await (await server.request("/api/cases/LSPD-2291", { headers: { "x-api-key": pd.mdt } })).json();
+    expect(listed.case.files.map((f: { id: string }) => f.id)).toEqual([mugshot.body.id, bodycam.body.id]);
+
+    // Free plan: every file is due after 30 days. The case's files stay; the neighbour goes.
+    const result = await sweepExpiredFiles(server.ctx, { now: new Date(Date.now() + 31 * 86_400_000) });
+    expect(result.ran).toBe(true);
+    const left = (await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).map((r) => r.id).sort();
+    expect(left).toEqual([mugshot.body.id, bodycam.body.id].sort());
+    expect(left).not.toContain(neighbour.body.id);
+
+    // Not deletable while the case is open: by a key with delete permission, nor in the portal.
+    const usedBefore = (await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes;
+    const byKey = await server.request(`/api/files/${mugshot.body.id}`, { method: "DELETE", headers: { "x-api-key": pd.chief } });
+    expect(byKey.status).toBe(409);
+    expect(await byKey.json()).toMatchObject({ code: "file_in_open_case", message: "This file is evidence in open case LSPD-2291; close the case before deleting it" });
+    const inPortal = await postForm(server, "/gallery", { intent: "delete", id: mugshot.body.id }, { cookie: pd.cookie });
+    expect(inPortal.status).toBe(409);
+    expect((await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes).toBe(usedBefore);
+    expect((await fetch(mugshot.body.url)).status).toBe(200);
+
+    // The export: every file, a manifest with their SHA-256 and who filed them, and Stash's signature.
+    const zip = await server.request("/api/cases/LSPD-2291/export", { headers: { "x-api-key": pd.mdt } });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get("content-disposition")).toBe('attachment; filename="case-LSPD-2291.zip"');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "case-"));
+    fs.writeFileSync(path.join(dir, "case.zip"), Buffer.from(await zip.arrayBuffer()));
+    execFileSync("unzip", ["-q", "case.zip", "-d", "out"], { cwd: dir });
+    const manifestText = fs.readFileSync(path.join(dir, "out", "manifest.json"), "utf8");
+    const manifest = JSON.parse(manifestText);
+    expect(manifest.case).toMatchObject({ number: "LSPD-2291", title: "Vinewood robbery", status: "open" });
+    expect(manifest.files).toHaveLength(2);
+    for (const entry of manifest.files) {
+      const bytes = fs.readFileSync(path.join(dir, "out", entry.path));
+      expect(createHash("sha256").update(bytes).digest("hex")).toBe(entry.sha256);
+      expect(entry).toMatchObject({ upload_key: "MDT", added_by: "key MDT", uploaded_via: "api" });
+    }
+    expect(manifest.files[0]).toMatchObject({ original_filename: "mugshot.png", metadata: { officer: "Ramos" } });
+    const signature = fs.readFileSync(path.join(dir, "out", "manifest.sig"), "utf8");
+    const verify = (body: object) => server.request("/api/cases/verify", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
+    expect(await verify({ manifest: manifestText, signature })).toMatchObject({ valid: true });
+    expect(await verify({ manifest: manifestText.replace("Ramos", "Romero"), signature })).toMatchObject({ valid: false });
+    expect(await verify({ manifest: manifestText, signature: "0".repeat(64) })).toMatchObject({ valid: false });
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    // Closing needs delete permission; once closed the files may go, and nothing more may be filed.
+    expect((await server.request("/api/cases/LSPD-2291/close", { method: "POST", headers: { "x-api-key": pd.mdt } })).status).toBe(403);
+    const closed = await server.request("/api/cases/LSPD-2291/close", { method: "POST", headers: { "x-api-key": pd.chief } });
+    expect((await closed.json()).case.status).toBe("closed");
+    const late = await upload(server, pd.mdt, { category: "mugshots", case: "LSPD-2291" }, "late.png", 26);
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("Case LSPD-2291 is closed; reopen it to add files");
+    expect((await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).length).toBe(2);
+    expect((await server.request(`/api/files/${mugshot.body.id}`, { method: "DELETE", headers: { "x-api-key": pd.chief } })).status).toBe(200);
+  });
+
+  test("refuses bad case numbers and other servers' cases, storing nothing", async ({ server }) => {
+    const pd = await department(server);
+    const other = await department(server);
+    const bad = await upload(server, pd.mdt, { case: "../etc" }, "a.png");
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ code: "invalid_request", field: "case" });
+    expect((await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).length).toBe(0);
+    await server.request("/api/cases", { method: "POST", headers: json(other.mdt), body: JSON.stringify({ number: "SAHP-1" }) });
+    expect((await server.request("/api/cases/SAHP-1", { headers: { "x-api-key": pd.mdt } })).status).toBe(404);
+    expect((await server.request("/api/cases/SAHP-1/export", { headers: { "x-api-key": pd.mdt } })).status).toBe(404);
+    const foreign = await upload(server, other.mdt, { category: "mugshots" }, "b.png");
+    await server.request("/api/cases", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ number: "LSPD-1" }) });
+    const added = await server.request("/api/cases/LSPD-1/files", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ file_ids: [foreign.body.id] }) });
+    expect((await added.json()).added).toBe(0);
+  });
+});
