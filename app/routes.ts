@@ -62,6 +62,7 @@ export default [
   route("dashboard/connection-test", "routes/portal/connection-test.ts"),
   route("api-keys/sharex.sxcu", "routes/portal/sharex-config.ts"),
   route("audit/export", "routes/portal/audit-export.ts"),
+  route("cases/:caseId/export.zip", "routes/portal/case-export.ts"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),
     route("servers", "routes/portal/servers.tsx"),
@@ -69,6 +70,7 @@ export default [
     route("api-keys", "routes/portal/api-keys.tsx"),
     route("analytics", "routes/portal/analytics.tsx"),
     route("audit", "routes/portal/audit.tsx"),
+    route("cases", "routes/portal/cases.tsx"),
     route("billing", "routes/portal/billing.tsx"),
     route("gallery", "routes/portal/gallery.tsx"),
     route("gallery/:fileId", "routes/portal/file-detail.tsx"),

@@ -17,6 +17,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "server.update": "Changed a server",
   "server.delete": "Deleted a server",
   "plan.change": "Changed plan",
+  "case.open": "Opened a case",
+  "case.files": "Filed evidence",
+  "case.close": "Closed a case",
+  "case.reopen": "Reopened a case",
+  "case.export": "Exported a case",
+  "case.read": "Read a case",
 };
 
 export function auditActionLabel(action: string): string {

@@ -8,6 +8,7 @@ export const PORTAL_NAV = [
   { label: "API Keys", to: "/api-keys", icon: "keys" },
   { label: "Billing", to: "/billing", icon: "billing" },
   { label: "Analytics", to: "/analytics", icon: "analytics" },
+  { label: "Evidence Cases", to: "/cases", icon: "cases" },
   { label: "Audit Log", to: "/audit", icon: "audit" },
   { label: "Documentation", to: "/docs", icon: "docs" },
   { label: "Settings", to: "/settings", icon: "settings" },

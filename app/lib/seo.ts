@@ -128,6 +128,7 @@ export const DISALLOWED_PATHS = [
   "/billing",
   "/analytics",
   "/audit",
+  "/cases",
   "/admin",
   "/api/",
 ] as const;

@@ -296,6 +296,7 @@ describe("portal core, as a new user", () => {
     await shoot(context, "/api-keys", "portal-api-keys");
     await shoot(context, "/analytics", "portal-analytics");
     await shoot(context, "/audit", "portal-audit");
+    await shoot(context, "/cases", "portal-cases");
     await shoot(context, "/servers/does-not-exist", "portal-server-not-found");
   });
 

@@ -103,6 +103,34 @@ describe("evidence cases", () => {
     expect((await server.request(`/api/files/${mugshot.body.id}`, { method: "DELETE", headers: { "x-api-key": pd.chief } })).status).toBe(200);
   });
 
+  test("the owner opens, lists, exports and closes cases in the portal; nobody else can", async ({ server }) => {
+    const pd = await department(server);
+    const page = async (cookie = pd.cookie) => (await (await server.request("/cases", { headers: { Cookie: cookie } })).text()).replace(/<!-- -->/g, "");
+    expect(await page()).toContain("No cases yet");
+    const refused = await postForm(server, "/cases", { intent: "open", serverId: pd.serverId, number: "no spaces allowed", title: "" }, { cookie: pd.cookie });
+    expect(refused.status).toBe(400);
+    expect((await postForm(server, "/cases", { intent: "open", serverId: pd.serverId, number: "LSPD-77", title: "Paleto heist", notes: "Two suspects" }, { cookie: pd.cookie })).status).toBe(200);
+    expect((await upload(server, pd.mdt, { category: "bodycam", case: "LSPD-77" }, "cam.png")).status).toBe(201);
+
+    const listed = await page();
+    expect(listed).toContain("LSPD-77 · Paleto heist");
+    expect(listed).toMatch(/data-testid="case-files">1 file</);
+    expect(listed).toContain("Two suspects");
+    const caseId = (await server.ctx.db.selectFrom("cases").select("id").where("server_id", "=", pd.serverId).executeTakeFirstOrThrow()).id;
+    const zip = await server.request(`/cases/${caseId}/export.zip`, { headers: { Cookie: pd.cookie } });
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get("content-type")).toBe("application/zip");
+    expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(200);
+
+    const stranger = await signUpAndSignIn(server);
+    expect((await server.request(`/cases/${caseId}/export.zip`, { headers: { Cookie: stranger.cookie } })).status).toBe(404);
+    expect(await page(stranger.cookie)).not.toContain("LSPD-77");
+    expect((await postForm(server, "/cases", { intent: "close", caseId }, { cookie: stranger.cookie })).status).toBe(404);
+
+    expect((await postForm(server, "/cases", { intent: "close", caseId }, { cookie: pd.cookie })).status).toBe(200);
+    expect((await server.ctx.db.selectFrom("cases").select("status").where("id", "=", caseId).executeTakeFirstOrThrow()).status).toBe("closed");
+  });
+
   test("refuses bad case numbers and other servers' cases, storing nothing", async ({ server }) => {
     const pd = await department(server);
     const other = await department(server);

@@ -14,6 +14,7 @@ import {
   ShieldCheck,
   Upload,
   ScrollText,
+  FolderLock,
   Users,
 } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
@@ -33,6 +34,7 @@ const ICONS: Record<NavIcon, typeof Server> = {
   billing: CreditCard,
   analytics: BarChart3,
   audit: ScrollText,
+  cases: FolderLock,
   docs: BookOpen,
   settings: Settings,
   admin: ShieldCheck,

@@ -226,3 +226,35 @@ export async function listCaseFiles(db: Db, cdnBaseUrl: string, evidenceCase: Ev
     added_at: row.added_at,
   }));
 }
+
+export interface CaseSummary extends EvidenceCase {
+  serverName: string;
+  fileCount: number;
+}
+
+/** Every case of the user's servers, open ones first, newest first. */
+export async function listCasesForUser(db: Db, userId: string): Promise<CaseSummary[]> {
+  const rows = await db
+    .selectFrom("cases as c")
+    .innerJoin("servers as s", "s.id", "c.server_id")
+    .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at", "s.name as server_name"])
+    .select((eb) => eb.selectFrom("case_files as cf").select((sub) => sub.fn.countAll<string>().as("n")).whereRef("cf.case_id", "=", "c.id").as("file_count"))
+    .where("s.user_id", "=", userId)
+    .orderBy("c.status", "desc")
+    .orderBy("c.created_at", "desc")
+    .execute();
+  return rows.map((row) => ({ ...toCase(row), serverName: row.server_name, fileCount: Number(row.file_count ?? 0) }));
+}
+
+/** A case of one of the user's servers by id; undefined for anyone else's. */
+export async function findCaseForUser(db: Db, userId: string, caseId: string): Promise<EvidenceCase | undefined> {
+  if (!isUuid(caseId)) return undefined;
+  const row = await db
+    .selectFrom("cases as c")
+    .innerJoin("servers as s", "s.id", "c.server_id")
+    .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at"])
+    .where("c.id", "=", caseId)
+    .where("s.user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? toCase(row) : undefined;
+}

@@ -1,0 +1,174 @@
+import { Download, FolderLock } from "lucide-react";
+import { useEffect, useRef } from "react";
+import { useFetcher } from "react-router";
+import { PageHeader } from "~/components/portal/page-header";
+import { NativeSelect } from "~/components/api-keys/native-select";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Label } from "~/components/ui/label";
+import { Textarea } from "~/components/ui/textarea";
+import type { ActionResult } from "~/lib/action-result";
+import { formatCount, formatDateTime } from "~/lib/format";
+import { pageTitle } from "~/lib/site";
+import { actionFail, actionOk } from "~/http/action-results.server";
+import { requireUser } from "~/http/guards.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
+import { findCaseForUser, listCasesForUser, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
+import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
+import type { Route } from "./+types/cases";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle("Evidence Cases", matches[0]?.loaderData?.appName) }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser(request, context);
+  const [servers, cases] = await Promise.all([listServersForUser(context.db, user.id), listCasesForUser(context.db, user.id)]);
+  return { servers: servers.map((s) => ({ id: s.id, name: s.name })), cases };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  if (intent === "open") {
+    const server = await findServerForUser(context.db, user.id, String(form.get("serverId") ?? ""));
+    if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
+    try {
+      const { evidenceCase, created } = await openCase(context.db, {
+        serverId: server.id,
+        userId: user.id,
+        body: { number: form.get("number") ?? undefined, title: form.get("title") || undefined, notes: form.get("notes") ?? undefined },
+      });
+      await recordPortalAudit(context, user.id, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
+      return actionOk({ type: "success", title: created ? "Case opened" : "Case updated", description: `Case ${evidenceCase.number} on ${server.name}.` });
+    } catch (error) {
+      if (!isDomainError(error, "invalid_request")) throw error;
+      return actionFail("Error opening case", error.message, 400);
+    }
+  }
+  if (intent === "close" || intent === "reopen") {
+    const found = await findCaseForUser(context.db, user.id, String(form.get("caseId") ?? ""));
+    if (!found) return actionFail("Error", "Case not found", 404);
+    await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
+    await recordPortalAudit(context, user.id, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
+    return actionOk({
+      type: "success",
+      title: intent === "close" ? "Case closed" : "Case reopened",
+      description: intent === "close" ? "Its files follow the retention rules again and can be deleted." : "Its files are kept and cannot be deleted while it is open.",
+    });
+  }
+  return actionFail("Error", "Unknown action.", 400);
+}
+
+function OpenCaseForm({ servers }: { servers: { id: string; name: string }[] }) {
+  const fetcher = useFetcher<ActionResult>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = fetcher.state !== "idle";
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) formRef.current?.reset();
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Open a case</CardTitle>
+        <CardDescription>Files in an open case are kept whatever the retention rules say and cannot be deleted until it is closed.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <fetcher.Form ref={formRef} method="post" className="grid gap-4 md:grid-cols-3">
+          <input type="hidden" name="intent" value="open" />
+          <div className="grid gap-2">
+            <Label htmlFor="case-server">Server</Label>
+            <NativeSelect id="case-server" name="serverId" required disabled={servers.length === 0}>
+              {servers.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="case-number">Case number</Label>
+            <Input id="case-number" name="number" required maxLength={40} placeholder="LSPD-2291" autoComplete="off" />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="case-title">Title</Label>
+            <Input id="case-title" name="title" maxLength={200} placeholder="Vinewood robbery" />
+          </div>
+          <div className="grid gap-2 md:col-span-3">
+            <Label htmlFor="case-notes">Notes</Label>
+            <Textarea id="case-notes" name="notes" maxLength={5000} rows={2} />
+          </div>
+          <div className="md:col-span-3">
+            <Button type="submit" disabled={busy || servers.length === 0}>
+              <FolderLock aria-hidden /> {busy ? "Opening..." : "Open case"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function StatusButton({ caseId, open }: { caseId: string; open: boolean }) {
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value={open ? "close" : "reopen"} />
+      <input type="hidden" name="caseId" value={caseId} />
+      <Button type="submit" variant="outline" size="sm" disabled={fetcher.state !== "idle"}>
+        {open ? "Close case" : "Reopen"}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+export default function Cases({ loaderData }: Route.ComponentProps) {
+  const { servers, cases } = loaderData;
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Evidence Cases" description="Numbered cases that keep evidence safe from retention and deletion, exported with a signed manifest." />
+      <OpenCaseForm servers={servers} />
+      {cases.length === 0 ? (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-2 py-12 text-center">
+            <FolderLock className="size-8 text-muted-foreground" aria-hidden />
+            <p className="font-medium">No cases yet</p>
+            <p className="text-sm text-muted-foreground">Open one here, or let your MDT send case=NUMBER with its uploads.</p>
+          </CardContent>
+        </Card>
+      ) : (
+        <ul className="divide-y rounded-md border" aria-label="Cases">
+          {cases.map((c) => (
+            <li key={c.id} className="flex flex-col gap-3 p-3 md:flex-row md:items-center" data-testid="case-row">
+              <div className="min-w-0 flex-1 space-y-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium break-words">{`${c.number} · ${c.title}`}</span>
+                  <Badge variant={c.status === "open" ? "success" : "secondary"}>{c.status === "open" ? "Open" : "Closed"}</Badge>
+                </div>
+                <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
+                  <span>{c.serverName}</span>
+                  <span data-testid="case-files">{formatCount(c.fileCount, "file")}</span>
+                  <span>Opened {formatDateTime(c.createdAt)}</span>
+                  {c.closedAt ? <span>Closed {formatDateTime(c.closedAt)}</span> : null}
+                </div>
+                {c.notes ? <p className="text-sm break-words text-muted-foreground">{c.notes}</p> : null}
+              </div>
+              <div className="flex gap-2">
+                <Button asChild variant="outline" size="sm">
+                  <a href={`/cases/${c.id}/export.zip`} download>
+                    <Download aria-hidden /> Export
+                  </a>
+                </Button>
+                <StatusButton caseId={c.id} open={c.status === "open"} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
