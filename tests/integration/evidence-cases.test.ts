@@ -8,6 +8,7 @@ import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { sweepExpiredFiles } from "../../app/services/retention/sweep.server.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
+import { deleteReportedFile } from "../../app/services/files/file-reports.server.ts";
 import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -145,5 +146,10 @@ describe("evidence cases", () => {
     await server.request("/api/cases", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ number: "LSPD-1" }) });
     const added = await server.request("/api/cases/LSPD-1/files", { method: "POST", headers: json(pd.mdt), body: JSON.stringify({ file_ids: [foreign.body.id] }) });
     expect((await added.json()).added).toBe(0);
+
+    // A takedown after an abuse report is the platform's duty: an open case does not stop it.
+    const evidence = await upload(server, pd.mdt, { category: "mugshots", case: "LSPD-1" }, "reported.png");
+    expect(await deleteReportedFile(server.ctx, evidence.body.id)).toBe(true);
+    expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", evidence.body.id).executeTakeFirst()).toBeUndefined();
   });
 });

@@ -15,18 +15,26 @@ import { isUuid } from "~/services/platform/ids.server";
  * transaction, then its blobs. Rows go first so nothing ever points at missing bytes; a blob
  * whose delete fails is left to the orphan sweep. Returns the deleted row, or undefined.
  */
-export async function deleteServerFile(ctx: Pick<AppContext, "db" | "blobs" | "logger">, serverId: string, fileId: string): Promise<FileRecord | undefined> {
+export async function deleteServerFile(
+  ctx: Pick<AppContext, "db" | "blobs" | "logger">,
+  serverId: string,
+  fileId: string,
+  options: { evenInOpenCase?: boolean } = {},
+): Promise<FileRecord | undefined> {
   if (!isUuid(fileId)) return undefined;
   const deleted = await ctx.db.transaction().execute(async (trx) => {
-    // Evidence stays while its case is open; the lock keeps a concurrent "add to case" from racing the delete.
-    const held = await trx
-      .selectFrom("case_files as cf")
-      .innerJoin("cases as c", "c.id", "cf.case_id")
-      .select("c.number")
-      .where("cf.file_id", "=", fileId)
-      .where("c.status", "=", "open")
-      .forShare()
-      .executeTakeFirst();
+    // Evidence stays while its case is open (an admin's takedown and the storage repair excepted); the
+    // lock keeps a concurrent "add to case" from racing the delete.
+    const held = options.evenInOpenCase
+      ? undefined
+      : await trx
+          .selectFrom("case_files as cf")
+          .innerJoin("cases as c", "c.id", "cf.case_id")
+          .select("c.number")
+          .where("cf.file_id", "=", fileId)
+          .where("c.status", "=", "open")
+          .forShare()
+          .executeTakeFirst();
     if (held) throw new DomainError("file_in_open_case", `This file is evidence in open case ${held.number}; close the case before deleting it`, { case: held.number });
     const variants = await trx.selectFrom("file_variants").select("storage_key").where("file_id", "=", fileId).execute();
     const variantBytes = await onDemandVariantBytes(trx, { fileId });

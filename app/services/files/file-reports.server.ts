@@ -191,5 +191,5 @@ export async function deleteReportedFile(ctx: ModerationContext, fileId: string)
   const file = await ctx.db.selectFrom("files").select(["server_id"]).where("id", "=", fileId).executeTakeFirst();
   if (!file) return false;
   await mailOwner(ctx, fileId, `A file of yours was removed after a report`, `Your file "{file}" was reported, reviewed and removed by an administrator of ${ctx.config.APP_NAME}.`);
-  return Boolean(await deleteServerFile(ctx, file.server_id, fileId));
+  return Boolean(await deleteServerFile(ctx, file.server_id, fileId, { evenInOpenCase: true }));
 }

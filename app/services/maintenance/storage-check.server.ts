@@ -49,7 +49,7 @@ export async function checkStoredFiles(ctx: Pick<AppContext, "db" | "blobs" | "l
   }
   let repaired = 0;
   if (options.repair) {
-    for (const file of missing) if (await deleteServerFile(ctx, file.server_id, file.id)) repaired += 1;
+    for (const file of missing) if (await deleteServerFile(ctx, file.server_id, file.id, { evenInOpenCase: true })) repaired += 1;
   }
   return { checked, missing, repaired };
 }

@@ -318,7 +318,7 @@ async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: strin
     const { evidenceCase } = await openCase(ctx.db, { serverId: target.serverId, userId: target.userId, body: { number } });
     await addFilesToCase(ctx.db, evidenceCase, fileIds, by);
   } catch (error) {
-    for (const id of fileIds) await deleteServerFile(ctx, target.serverId, id).catch(() => undefined);
+    for (const id of fileIds) await deleteServerFile(ctx, target.serverId, id, { evenInOpenCase: true }).catch(() => undefined);
     throw error;
   }
 }
