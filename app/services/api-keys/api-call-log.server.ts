@@ -3,6 +3,7 @@ import type { ApiCaller } from "~/services/api-keys/key-auth.server";
 import { bumpUsage, usageDay, type ApiCallRecord } from "~/services/api-keys/key-usage.server";
 import { touchApiKey } from "~/services/api-keys/keys.server";
 import type { Logger } from "~/services/platform/logger.server";
+import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
 
 /** Often enough that the portal's key list and audit trail look live; rarely enough to cost nothing per call. */
 const FLUSH_INTERVAL_MS = 1_000;
@@ -53,26 +54,27 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
  */
 export class ApiCallLog {
   private pending: PendingCall[] = [];
-  private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: PeriodicFlush;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     intervalMs = FLUSH_INTERVAL_MS,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.writer = new PeriodicFlush(() => this.write(), intervalMs);
   }
 
   record(caller: ApiCaller, call: ApiCallRecord, at = new Date()): void {
     this.pending.push({ caller, call, at });
   }
 
-  /** Writes what has gathered; safe to call at any time, calls queue behind each other. */
+  /** Writes what has gathered; safe to call at any time. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.writer.flush();
+  }
+
+  close(): Promise<void> {
+    return this.writer.close();
   }
 
   private async write(): Promise<void> {
@@ -89,8 +91,4 @@ export class ApiCallLog {
     }
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
-  }
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/index";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import type { Logger } from "~/services/platform/logger.server";
+import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
 
 const FLUSH_INTERVAL_MS = 5_000;
 
@@ -18,16 +19,14 @@ interface Pending {
  */
 export class DownloadCounter {
   private pending = new Map<string, Pending>();
-  private readonly timer: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writer: PeriodicFlush;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     intervalMs = FLUSH_INTERVAL_MS,
   ) {
-    this.timer = setInterval(() => void this.flush(), intervalMs);
-    this.timer.unref();
+    this.writer = new PeriodicFlush(() => this.write(), intervalMs);
   }
 
   record(serverId: string, bytes: number, now = new Date()): void {
@@ -42,10 +41,9 @@ export class DownloadCounter {
     }
   }
 
-  /** Writes what has gathered; safe to call at any time, calls queue behind each other. */
+  /** Writes what has gathered; safe to call at any time. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.writer.flush();
   }
 
   private async write(): Promise<void> {
@@ -62,8 +60,7 @@ export class DownloadCounter {
     }
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.writer.close();
   }
 }
