@@ -123,7 +123,16 @@ describe("evidence cases", () => {
     expect(zip.headers.get("content-type")).toBe("application/zip");
     expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(200);
 
+    // One more file, filed from its own page.
+    const loose = await upload(server, pd.mdt, { category: "bodycam" }, "loose.png", 20);
+    const detail = async () => (await (await server.request(`/gallery/${loose.body.id}`, { headers: { Cookie: pd.cookie } })).text()).replace(/<!-- -->/g, "");
+    expect(await detail()).toContain("LSPD-77 · Paleto heist");
+    expect((await postForm(server, `/gallery/${loose.body.id}`, { intent: "addToCase", caseId }, { cookie: pd.cookie })).status).toBe(200);
+    expect(await detail()).toMatch(/data-testid="file-cases">Evidence in case LSPD-77</);
+    expect(await page()).toMatch(/data-testid="case-files">2 files</);
+
     const stranger = await signUpAndSignIn(server);
+    expect((await postForm(server, `/gallery/${loose.body.id}`, { intent: "addToCase", caseId }, { cookie: stranger.cookie })).status).toBe(404);
     expect((await server.request(`/cases/${caseId}/export.zip`, { headers: { Cookie: stranger.cookie } })).status).toBe(404);
     expect(await page(stranger.cookie)).not.toContain("LSPD-77");
     expect((await postForm(server, "/cases", { intent: "close", caseId }, { cookie: stranger.cookie })).status).toBe(404);

@@ -15,6 +15,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
+import { NativeSelect } from "~/components/api-keys/native-select";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
 import { categoryLabel } from "~/lib/categories";
@@ -51,6 +52,9 @@ export interface FileDetailData {
   /** The plan keeps files (paid), so a file may be exempted from retention rules. */
   canKeepForever: boolean;
   shares: { url: string; token: string; expiresAt: string | null; hasPassword: boolean; maxViews: number | null; views: number }[];
+  /** Evidence cases holding the file, and open cases of its server it could join. */
+  cases: { number: string; status: string }[];
+  openCases: { id: string; label: string }[];
 }
 
 const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook: "Discord-style webhook", presigned: "Presigned upload link" } as const;
@@ -252,6 +256,7 @@ function FileControls({ file }: { file: FileDetailData }) {
           </p>
         </category.Form>
         <KeepForever file={file} />
+        <EvidenceCases file={file} />
         <div className="space-y-2 border-t pt-4">
           <Button variant="destructive" onClick={() => setConfirming(true)} disabled={remover.state !== "idle"}>
             <Trash2 aria-hidden />
@@ -297,6 +302,37 @@ function KeepForever({ file }: { file: FileDetailData }) {
       <Button type="submit" variant="outline" disabled={!file.canKeepForever || fetcher.state !== "idle"}>
         {file.keepForever ? "Let retention rules apply" : "Keep forever"}
       </Button>
+    </fetcher.Form>
+  );
+}
+
+/** Files an evidence case keeps: listed, and one more open case to join. */
+function EvidenceCases({ file }: { file: FileDetailData }) {
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <fetcher.Form method="post" className="space-y-2">
+      <input type="hidden" name="intent" value="addToCase" />
+      {file.cases.length ? (
+        <p className="text-sm" data-testid="file-cases">
+          {`Evidence in case ${file.cases.map((c) => `${c.number}${c.status === "open" ? "" : " (closed)"}`).join(", ")}`}
+        </p>
+      ) : null}
+      <Label htmlFor="file-case">Add to an evidence case</Label>
+      <div className="flex gap-2">
+        <NativeSelect id="file-case" name="caseId" disabled={file.openCases.length === 0} aria-describedby="file-case-hint">
+          {file.openCases.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
+          ))}
+        </NativeSelect>
+        <Button type="submit" variant="outline" disabled={file.openCases.length === 0 || fetcher.state !== "idle"}>
+          Add
+        </Button>
+      </div>
+      <p id="file-case-hint" className="text-xs text-muted-foreground">
+        {file.openCases.length ? "While its case is open the file is kept and cannot be deleted." : "No other open case on this server: open one on the Evidence Cases page."}
+      </p>
     </fetcher.Form>
   );
 }

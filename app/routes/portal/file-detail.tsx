@@ -7,6 +7,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
+import { addFilesToCase, caseChoicesForFile, findCaseForUser } from "~/services/files/evidence-cases.server";
 import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
@@ -20,11 +21,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await requireUser(request, context);
   const file = await findFileDetails(context.db, user.id, params.fileId);
   if (!file) throw data("File not found", { status: 404 });
-  const [expiries, stored, planDays, shares] = await Promise.all([
+  const [expiries, stored, planDays, shares, cases] = await Promise.all([
     fileExpiries(context.db, [file.id]),
     listStoredCategories(context.db, { userId: user.id }),
     planRetentionDays(context.db, user.id),
     listShares(context.db, user.id, file.id),
+    caseChoicesForFile(context.db, file.serverId, file.id),
   ]);
   const url = shareUrl(context.config, file);
   const sharePage: [string, string] = ["Share page (shows the file in Discord embeds)", `${context.config.appUrl}/v/${file.id}`];
@@ -51,6 +53,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       transforms,
       categories: stored.map((c) => c.category),
       canKeepForever: planDays === null,
+      cases: cases.inCases,
+      openCases: cases.openCases,
       shares: shares.map((share) => ({
         url: `${context.config.appUrl}/s/${share.token}`,
         token: share.token,
@@ -93,6 +97,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (form.get("intent") === "revokeShare") {
     if (!(await revokeShare(context.db, user.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
     return actionOk({ type: "success", title: "Share link revoked" });
+  }
+  if (form.get("intent") === "addToCase") {
+    const found = await findCaseForUser(context.db, user.id, String(form.get("caseId") ?? ""));
+    const file = found ? await findFileDetails(context.db, user.id, params.fileId) : undefined;
+    if (!found || !file || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
+    try {
+      await addFilesToCase(context.db, found, [file.id], { userId: user.id });
+    } catch (error) {
+      if (!isDomainError(error, "invalid_request")) throw error;
+      return actionFail("Error", error.message, 400);
+    }
+    await recordPortalAudit(context, user.id, { action: "case.files", target: `Case ${found.number}`, serverId: found.serverId, detail: { ids: [file.id] } });
+    return actionOk({ type: "success", title: "Filed as evidence", description: `In case ${found.number}: kept and not deletable while the case is open.` });
   }
   if (form.get("intent") === "keepForever") {
     const keep = form.get("keep") === "on";

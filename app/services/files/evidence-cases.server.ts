@@ -258,3 +258,19 @@ export async function findCaseForUser(db: Db, userId: string, caseId: string): P
     .executeTakeFirst();
   return row ? toCase(row) : undefined;
 }
+
+/** For the file view: the cases a file is in, and the open cases of its server it could join. */
+export async function caseChoicesForFile(db: Db, serverId: string, fileId: string) {
+  const rows = await db
+    .selectFrom("cases as c")
+    .leftJoin("case_files as cf", (join) => join.onRef("cf.case_id", "=", "c.id").on("cf.file_id", "=", fileId))
+    .select(["c.id", "c.number", "c.title", "c.status", "cf.file_id"])
+    .where("c.server_id", "=", serverId)
+    .where((eb) => eb.or([eb("cf.file_id", "is not", null), eb("c.status", "=", "open")]))
+    .orderBy("c.created_at", "desc")
+    .execute();
+  return {
+    inCases: rows.filter((r) => r.file_id !== null).map((r) => ({ number: r.number, status: r.status })),
+    openCases: rows.filter((r) => r.file_id === null).map((r) => ({ id: r.id, label: `${r.number} · ${r.title}` })),
+  };
+}
