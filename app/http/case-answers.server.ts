@@ -1,4 +1,5 @@
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
+import { zipResponse } from "~/http/file-response.server";
 import type { EvidenceCase } from "~/services/files/evidence-cases.server";
 
 /** A case as the API answers it. */
@@ -19,9 +20,5 @@ export function caseBody(evidenceCase: EvidenceCase, extra: Record<string, unkno
 
 /** The export zip as a download named after the case. */
 export function caseZipResponse(evidenceCase: EvidenceCase, stream: Readable, onError: (error: Error) => void): Response {
-  stream.on("error", onError);
-  const name = `case-${evidenceCase.number.replace(/[^A-Za-z0-9_.-]/g, "_")}.zip`;
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
-    headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "private, no-store" },
-  });
+  return zipResponse(stream, `case-${evidenceCase.number.replace(/[^A-Za-z0-9_.-]/g, "_")}.zip`, onError);
 }

@@ -50,11 +50,12 @@ export async function runFileAction(context: AppLoadContext, userId: string, for
   const raw = sanitizeInput(String(form.get("category") ?? ""));
   if (!raw) return failed(400, "Category is required");
   const move = await moveFilesToCategory(context.db, userId, ids, raw);
-  if (move.moved) await recordPortalAudit(context, userId, { action: "file.category", target: filesTarget(move.moved), detail: { ids: move.movedIds, category: move.category } });
-  if (move.moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
+  const moved = move.movedIds.length;
+  if (moved) await recordPortalAudit(context, userId, { action: "file.category", target: filesTarget(moved), detail: { ids: move.movedIds, category: move.category } });
+  if (moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
   const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
   return actionOk(
-    { type: move.moved ? "success" : "error", title: move.moved ? "Category changed" : title, description: `Moved ${plural(move.moved, "file")} to ${categoryLabel(move.category)}; their links changed.${left}` },
+    { type: moved ? "success" : "error", title: moved ? "Category changed" : title, description: `Moved ${plural(moved, "file")} to ${categoryLabel(move.category)}; their links changed.${left}` },
     { changed: ids, deleted: [] as string[] },
   );
 }

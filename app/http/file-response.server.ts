@@ -2,6 +2,13 @@ import { Readable } from "node:stream";
 import type { AppContext } from "~/services/app-context.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, withoutHostHeaders, type ServableFile, type ServingOptions } from "~/http/file-serving.server";
 
+/** A streamed zip as a private download; a stream that fails midway ends the download and is logged. */
+export function zipResponse(stream: Readable, filename: string, onError: (error: Error) => void): Response {
+  stream.on("error", onError);
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    headers: { "Content-Type": "application/zip", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "private, no-store" },
+  });
+}
 
 /**
  * A stored blob as a Fetch Response for resource routes, with the same Range, ETag, 304 and

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from "react-router";
+import type { KeyEvent } from "~/services/api-keys/key-manager.server";
 import { recordAudit, type AuditEntryInput } from "~/services/platform/audit-trail.server";
 
 /**
@@ -13,3 +14,8 @@ export async function recordPortalAudit(context: AppLoadContext, userId: string,
 
 /** "1 file" / "3 files": the target of a bulk file action. */
 export const filesTarget = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
+
+/** A key created, changed, regenerated or deleted through the key manager. */
+export function recordKeyEvent(context: AppLoadContext, userId: string, event: KeyEvent): Promise<void> {
+  return recordPortalAudit(context, userId, { action: event.action, target: event.keyName, serverId: event.serverId, detail: { key_id: event.keyId } });
+}

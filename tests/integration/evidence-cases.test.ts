@@ -97,10 +97,18 @@ describe("evidence cases", () => {
     expect((await server.request("/api/cases/LSPD-2291/close", { method: "POST", headers: { "x-api-key": pd.mdt } })).status).toBe(403);
     const closed = await server.request("/api/cases/LSPD-2291/close", { method: "POST", headers: { "x-api-key": pd.chief } });
     expect((await closed.json()).case.status).toBe("closed");
+    const footprint = async () => ({
+      files: (await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).length,
+      used: (await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes,
+      uploadsToday: Number((await server.ctx.db.selectFrom("usage_daily").select("uploads").where("server_id", "=", pd.serverId).executeTakeFirst())?.uploads ?? 0),
+    });
+    const beforeLate = await footprint();
     const late = await upload(server, pd.mdt, { category: "mugshots", case: "LSPD-2291" }, "late.png", 26);
     expect(late.status).toBe(400);
     expect(late.body.message).toBe("Case LSPD-2291 is closed; reopen it to add files");
-    expect((await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).length).toBe(2);
+    // Refused before anything is stored or counted.
+    expect(await footprint()).toEqual(beforeLate);
+    expect(beforeLate.files).toBe(2);
     expect((await server.request(`/api/files/${mugshot.body.id}`, { method: "DELETE", headers: { "x-api-key": pd.chief } })).status).toBe(200);
   });
 
@@ -121,7 +129,12 @@ describe("evidence cases", () => {
     const zip = await server.request(`/cases/${caseId}/export.zip`, { headers: { Cookie: pd.cookie } });
     expect(zip.status).toBe(200);
     expect(zip.headers.get("content-type")).toBe("application/zip");
-    expect((await zip.arrayBuffer()).byteLength).toBeGreaterThan(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "case-"));
+    fs.writeFileSync(path.join(dir, "case.zip"), Buffer.from(await zip.arrayBuffer()));
+    const exported = JSON.parse(execFileSync("unzip", ["-p", "case.zip", "manifest.json"], { cwd: dir, encoding: "utf8" }));
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(exported.case).toMatchObject({ number: "LSPD-77", title: "Paleto heist" });
+    expect(exported.files.map((f: { original_filename: string }) => f.original_filename)).toEqual(["cam.png"]);
 
     // One more file, filed from its own page.
     const loose = await upload(server, pd.mdt, { category: "bodycam" }, "loose.png", 20);

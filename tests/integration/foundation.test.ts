@@ -1,6 +1,7 @@
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { png } from "../helpers/upload-fixtures.ts";
 import { test } from "../helpers/fixtures.ts";
 import { ConfigError, loadConfig } from "../../app/services/platform/env.server.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -89,7 +90,7 @@ describe("host", () => {
 
   test("sends upload answers uncompressed: a few KB of JSON is not worth the CPU on every upload", async ({ account }) => {
     const body = new FormData();
-    body.append("file", new Blob([Buffer.from("%PDF-1.7\n%%EOF\n")], { type: "application/pdf" }), "note.pdf");
+    body.append("file", new Blob([new Uint8Array(await png())], { type: "image/png" }), "shot.png");
     const res = await rawPost(`${server.url}/api/upload`, body, { "Accept-Encoding": "gzip, br", "x-api-key": account.key });
     expect(res.statusCode).toBe(201);
     // Big enough that compression would apply (threshold 1 KB), and JSON like the health answer that is compressed.

@@ -9,8 +9,9 @@ import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
 import { createApiKey, deleteApiKey, findApiKeyForUser, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
-import { recordPortalAudit } from "~/http/portal-audit.server";
-import { parseAddressScope, parseCategoryScope, parseMaxFileMb } from "~/services/api-keys/key-scopes.server";
+import { recordKeyEvent } from "~/http/portal-audit.server";
+import { keyEvent } from "~/services/api-keys/key-manager.server";
+import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
 import { requireUser } from "~/http/guards.server";
 import { countCallsByKey } from "~/services/api-keys/key-usage.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -90,17 +91,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
       let created: Awaited<ReturnType<typeof createApiKey>>;
       try {
-        const scopes = {
-          categories: parseCategoryScope(String(form.get("categories") ?? "")),
-          maxFileBytes: parseMaxFileMb(String(form.get("maxFileMb") ?? "")),
-          addresses: parseAddressScope(String(form.get("allowedIps") ?? "")),
-        };
+        const scopes = parseKeyScopes({ categories: String(form.get("categories") ?? ""), max_file_mb: String(form.get("maxFileMb") ?? ""), allowed_ips: String(form.get("allowedIps") ?? "") });
         created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions, expiresAt, scopes });
       } catch (error) {
         if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
         throw error;
       }
-      await recordPortalAudit(context, user.id, { action: "key.create", target: created.key.name, serverId: server.id, detail: { key_id: created.key.id } });
+      await recordKeyEvent(context, user.id, keyEvent("key.create", created.key));
       return actionOk(
         { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
         { secret: created.secret, keyName: created.key.name, serverId: server.id },
@@ -110,7 +107,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "regenerate") {
       const regenerated = keyId ? await regenerateApiKey(context.db, user.id, keyId).catch(() => undefined) : undefined;
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
-      await recordPortalAudit(context, user.id, { action: "key.regenerate", target: regenerated.key.name, serverId: regenerated.key.server_id, detail: { key_id: keyId } });
+      await recordKeyEvent(context, user.id, keyEvent("key.regenerate", regenerated.key));
       return actionOk(
         { type: "success", title: "API key regenerated", description: "The old key stopped working. Copy the new one now." },
         { secret: regenerated.secret, keyName: regenerated.key.name, serverId: regenerated.key.server_id },
@@ -120,7 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const key = keyId ? await findApiKeyForUser(context.db, user.id, keyId).catch(() => undefined) : undefined;
       const deleted = key ? await deleteApiKey(context.db, user.id, key.id) : false;
       if (!key || !deleted) return actionFail("Error deleting API key", "Failed to delete API key", 404);
-      await recordPortalAudit(context, user.id, { action: "key.delete", target: key.name, serverId: key.server_id, detail: { key_id: key.id } });
+      await recordKeyEvent(context, user.id, keyEvent("key.delete", key));
       return actionOk({ type: "success", title: "API key deleted", description: "The key no longer works." });
     }
     return actionFail("Error", "Unknown action.", 400);

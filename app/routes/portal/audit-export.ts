@@ -1,7 +1,6 @@
 import { requireUser } from "~/http/guards.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
-import { AUDIT_EXPORT_LIMIT, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
-import { auditFiltersOf } from "~/services/platform/audit-filters.server";
+import { AUDIT_EXPORT_LIMIT, auditFiltersOf, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
 import { auditActionLabel } from "~/lib/audit-actions";
 import type { Route } from "./+types/audit-export";
 

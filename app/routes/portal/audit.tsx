@@ -14,8 +14,7 @@ import { requireUser } from "~/http/guards.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { listServersForUser } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
-import { AUDIT_PAGE_SIZE, auditRetentionDays, decodeAuditCursor, encodeAuditCursor, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
-import { auditFiltersOf } from "~/services/platform/audit-filters.server";
+import { AUDIT_PAGE_SIZE, auditFiltersOf, auditRetentionDays, decodeAuditCursor, encodeAuditCursor, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
 import type { Route } from "./+types/audit";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -52,32 +52,22 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
  * each call they were a second commit on every upload, the script API's hottest path. A crash
  * loses at most the last second of these records, never an upload.
  */
-export class ApiCallLog {
+export class ApiCallLog extends PeriodicFlush {
   private pending: PendingCall[] = [];
-  private readonly writer: PeriodicFlush;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     intervalMs = FLUSH_INTERVAL_MS,
   ) {
-    this.writer = new PeriodicFlush(() => this.write(), intervalMs);
+    super(intervalMs);
   }
 
   record(caller: ApiCaller, call: ApiCallRecord, at = new Date()): void {
     this.pending.push({ caller, call, at });
   }
 
-  /** Writes what has gathered; safe to call at any time. */
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  close(): Promise<void> {
-    return this.writer.close();
-  }
-
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
@@ -90,5 +80,4 @@ export class ApiCallLog {
       }
     }
   }
-
 }

@@ -6,14 +6,7 @@ import { API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status
 import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey } from "~/services/api-keys/keys.server";
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 import type { KeyScopes } from "~/services/api-keys/key-scopes.server";
-
-export interface ServerUploadSettings {
-  maxFileSizeMb: number;
-  allowedFileTypes: string[];
-  defaultPublic: boolean;
-  stripMetadata: boolean;
-  convertToWebp: boolean;
-}
+import { uploadSettingsOf, type ServerUploadSettings } from "~/services/servers/server-settings.server";
 
 /** Who is calling the script API: one key of one server. */
 export interface ApiCaller {
@@ -135,13 +128,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
     tier,
     serverStatus: row.server_status,
     lastUsedAt: row.last_used_at,
-    server: {
-      maxFileSizeMb: row.max_file_size_mb,
-      allowedFileTypes: row.allowed_file_types,
-      defaultPublic: row.default_public,
-      stripMetadata: row.strip_metadata,
-      convertToWebp: row.convert_to_webp,
-    },
+    server: uploadSettingsOf(row),
     scopes: { categories: row.allowed_categories, maxFileBytes: row.max_file_bytes === null ? null : Number(row.max_file_bytes), addresses: row.allowed_ips },
     quota: row.quota_bytes === null ? null : { usedBytes: Number(row.used_bytes ?? 0), quotaBytes: Number(row.quota_bytes) },
     rateHeaders: rateLimitHeaders(budget),

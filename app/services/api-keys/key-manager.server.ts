@@ -3,7 +3,7 @@ import { DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
 import { cleaned } from "~/lib/sanitize";
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { parseAddressScope, parseCategoryScope, parseMaxFileMb, type KeyScopes } from "~/services/api-keys/key-scopes.server";
+import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
 import {
   createApiKey,
   deleteApiKey,
@@ -49,15 +49,6 @@ const updateSchema = z.object({
   allowed_ips: z.union([z.string(), z.array(z.string())]).nullish(),
 });
 
-/** The limits a create or update body names (absent ones untouched, null or empty lifts a limit). */
-function scopesOf(input: { categories?: string | string[] | null; max_file_mb?: number | string | null; allowed_ips?: string | string[] | null }): Partial<KeyScopes> {
-  const scopes: Partial<KeyScopes> = {};
-  if (input.categories !== undefined) scopes.categories = parseCategoryScope(input.categories);
-  if (input.max_file_mb !== undefined) scopes.maxFileBytes = parseMaxFileMb(input.max_file_mb);
-  if (input.allowed_ips !== undefined) scopes.addresses = parseAddressScope(input.allowed_ips);
-  return scopes;
-}
-
 function invalid(error: z.ZodError): DomainError {
   return new DomainError("invalid_request", error.issues[0]?.message ?? "Invalid request");
 }
@@ -77,10 +68,6 @@ export async function listManagedKeys(db: Db, userId: string, serverId?: string)
   return withServerNames(db, userId, await listApiKeys(db, userId, serverId));
 }
 
-/**
- * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
- * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
- */
 /** What a key manager call changed, for the audit trail. */
 export interface KeyEvent {
   action: "key.create" | "key.regenerate" | "key.delete" | "key.update";
@@ -89,8 +76,12 @@ export interface KeyEvent {
   serverId: string;
 }
 
-const eventOf = (action: KeyEvent["action"], key: ApiKeySummary): KeyEvent => ({ action, keyId: key.id, keyName: key.name, serverId: key.server_id });
+export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "id" | "name" | "server_id">): KeyEvent => ({ action, keyId: key.id, keyName: key.name, serverId: key.server_id });
 
+/**
+ * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
+ * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
+ */
 export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
@@ -99,18 +90,18 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
     if (operation === "delete") {
       const existing = await findApiKeyForUser(db, userId, keyId);
       if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
-      return { status: 200, body: { data: { id: keyId } }, event: eventOf("key.delete", existing) };
+      return { status: 200, body: { data: { id: keyId } }, event: keyEvent("key.delete", existing) };
     }
     const regenerated = await regenerateApiKey(db, userId, keyId);
     if (!regenerated) throw keyNotFound();
     const [key] = await withServerNames(db, userId, [regenerated.key]);
-    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret }, event: eventOf("key.regenerate", regenerated.key) };
+    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret }, event: keyEvent("key.regenerate", regenerated.key) };
   }
 
   const parsed = createSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
-  const scopes = scopesOf(input);
+  const scopes = parseKeyScopes(input);
   const server = await findServerForUser(db, userId, input.server_id);
   if (!server) throw new DomainError("not_found", "Server not found");
   const created = await createApiKey(db, {
@@ -122,7 +113,7 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
   });
   const data = { ...created.key, servers: { name: server.name }, api_key: created.secret };
-  return { status: 201, body: { data, api_key: created.secret }, event: eventOf("key.create", created.key) };
+  return { status: 201, body: { data, api_key: created.secret }, event: keyEvent("key.create", created.key) };
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
@@ -132,7 +123,7 @@ export async function updateManagedKey(db: Db, userId: string, keyId: string, bo
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
   const updated = await updateApiKey(db, userId, keyId, {
-    scopes: scopesOf(input),
+    scopes: parseKeyScopes(input),
     name: input.name,
     permissions: input.permissions,
     status: input.status,
@@ -147,5 +138,5 @@ export async function deleteManagedKey(db: Db, userId: string, keyId: string): P
   if (!isKeyId(keyId)) throw keyNotFound();
   const existing = await findApiKeyForUser(db, userId, keyId);
   if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
-  return eventOf("key.delete", existing);
+  return keyEvent("key.delete", existing);
 }

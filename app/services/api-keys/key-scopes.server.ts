@@ -10,7 +10,6 @@ export interface KeyScopes {
   addresses: string[] | null;
 }
 
-export const UNSCOPED: KeyScopes = { categories: null, maxFileBytes: null, addresses: null };
 const MAX_SCOPE_ENTRIES = 20;
 const CATEGORY_PATTERN = /^[a-z0-9_-]{1,40}\*?$|^\*$/;
 const MB = 1024 * 1024;
@@ -55,6 +54,21 @@ export function parseAddressScope(value: string | string[] | null | undefined): 
   return list;
 }
 
+export interface KeyScopeInput {
+  categories?: string | string[] | null;
+  max_file_mb?: number | string | null;
+  allowed_ips?: string | string[] | null;
+}
+
+/** The limits a create or update names, checked (absent ones untouched; null or empty lifts a limit). */
+export function parseKeyScopes(input: KeyScopeInput): Partial<KeyScopes> {
+  const scopes: Partial<KeyScopes> = {};
+  if (input.categories !== undefined) scopes.categories = parseCategoryScope(input.categories);
+  if (input.max_file_mb !== undefined) scopes.maxFileBytes = parseMaxFileMb(input.max_file_mb);
+  if (input.allowed_ips !== undefined) scopes.addresses = parseAddressScope(input.allowed_ips);
+  return scopes;
+}
+
 /** A key's own size limit in MB (whole or decimal, up to 10 GB); null when not set. */
 export function parseMaxFileMb(value: string | number | null | undefined): number | null {
   if (value === null || value === undefined || value === "") return null;
@@ -63,7 +77,7 @@ export function parseMaxFileMb(value: string | number | null | undefined): numbe
   return Math.round(mb * MB);
 }
 
-export function categoryInScope(scopes: KeyScopes, category: string): boolean {
+function categoryInScope(scopes: KeyScopes, category: string): boolean {
   if (!scopes.categories) return true;
   return scopes.categories.some((pattern) => (pattern.endsWith("*") ? category.startsWith(pattern.slice(0, -1)) : category === pattern));
 }

@@ -147,10 +147,10 @@ export async function deleteApiKey(db: Db, userId: string, id: string): Promise<
   return Number(result.numDeletedRows) === 1;
 }
 
-/** The key row for a presented secret with its server's owner plan, or undefined. Callers check status and expiry. */
 /**
- * A key by its secret, with its server's upload settings and, for `withQuota`, its owner's stored
- * bytes and quota: one query answers everything an upload checks before reading the body.
+ * The key row for a presented secret with its server's owner plan, upload settings and, for
+ * `withQuota`, the owner's stored bytes and quota (one query answers everything an upload checks
+ * before reading the body), or undefined. Callers check status and expiry.
  */
 export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?: boolean; now?: Date } = {}) {
   return db

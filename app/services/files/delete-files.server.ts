@@ -9,7 +9,6 @@ import { onDemandVariantBytes } from "~/services/media/transforms.server";
 import { releaseQuota } from "~/services/billing/quota.server";
 import { isUuid } from "~/services/platform/ids.server";
 
-
 /**
  * Deletes a file of a server: the row (variants cascade) and the quota it and its on-demand variants held, in one
  * transaction, then its blobs. Rows go first so nothing ever points at missing bytes; a blob

@@ -17,16 +17,15 @@ interface Pending {
  * serving a small file, so counts gather in memory and go out as one UPSERT per server and day
  * every few seconds and on shutdown. A crash loses at most those seconds of counts.
  */
-export class DownloadCounter {
+export class DownloadCounter extends PeriodicFlush {
   private pending = new Map<string, Pending>();
-  private readonly writer: PeriodicFlush;
 
   constructor(
     private readonly db: Db,
     private readonly logger: Logger,
     intervalMs = FLUSH_INTERVAL_MS,
   ) {
-    this.writer = new PeriodicFlush(() => this.write(), intervalMs);
+    super(intervalMs);
   }
 
   record(serverId: string, bytes: number, now = new Date()): void {
@@ -41,12 +40,7 @@ export class DownloadCounter {
     }
   }
 
-  /** Writes what has gathered; safe to call at any time. */
-  flush(): Promise<void> {
-    return this.writer.flush();
-  }
-
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = [...this.pending.values()];
     this.pending = new Map();
@@ -58,9 +52,5 @@ export class DownloadCounter {
         this.logger.warn({ err: error, serverId: entry.serverId }, "could not record download usage");
       }
     }
-  }
-
-  close(): Promise<void> {
-    return this.writer.close();
   }
 }

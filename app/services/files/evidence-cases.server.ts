@@ -87,14 +87,24 @@ export async function findCase(db: Db, serverId: string, number: string): Promis
 }
 
 /** Puts files of the case's server into an open case, recording who and when; files already in it keep their first entry. */
-export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds: string[], by: CaseActor): Promise<number> {
+/** 400 unless the case is open and has room for `count` more files. */
+async function assertCaseTakes(db: Db, evidenceCase: EvidenceCase, count: number): Promise<void> {
   if (evidenceCase.status !== "open") throw new DomainError("invalid_request", `Case ${evidenceCase.number} is closed; reopen it to add files`, { case: evidenceCase.number });
+  const held = await db.selectFrom("case_files").select((eb) => eb.fn.countAll<string>().as("n")).where("case_id", "=", evidenceCase.id).executeTakeFirstOrThrow();
+  if (Number(held.n) + count > MAX_CASE_FILES) throw new DomainError("invalid_request", `A case holds at most ${MAX_CASE_FILES} files`);
+}
+
+/** For an upload naming case `number`: refuses, before anything is stored, a closed or full case (a new number is opened afterwards). */
+export async function assertCaseAccepts(db: Db, serverId: string, number: string, count: number): Promise<void> {
+  const existing = await findCase(db, serverId, number);
+  if (existing) await assertCaseTakes(db, existing, count);
+}
+
+export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds: string[], by: CaseActor): Promise<number> {
   const ids = fileIds.filter((id) => isUuid(id));
-  if (ids.length === 0) return 0;
-  const owned = await db.selectFrom("files").select("id").where("server_id", "=", evidenceCase.serverId).where("id", "in", ids).execute();
+  const owned = ids.length ? await db.selectFrom("files").select("id").where("server_id", "=", evidenceCase.serverId).where("id", "in", ids).execute() : [];
+  await assertCaseTakes(db, evidenceCase, owned.length);
   if (owned.length === 0) return 0;
-  const count = await db.selectFrom("case_files").select((eb) => eb.fn.countAll<string>().as("n")).where("case_id", "=", evidenceCase.id).executeTakeFirstOrThrow();
-  if (Number(count.n) + owned.length > MAX_CASE_FILES) throw new DomainError("invalid_request", `A case holds at most ${MAX_CASE_FILES} files`);
   const result = await db
     .insertInto("case_files")
     .values(owned.map((f) => ({ case_id: evidenceCase.id, file_id: f.id, added_by_user_id: "userId" in by ? by.userId : null, added_by_key_id: "keyId" in by ? by.keyId : null })))

@@ -75,8 +75,7 @@ function ownedIds(fileIds: string[]): string[] {
   return [...new Set(fileIds)].filter((id) => isUuid(id));
 }
 
-/** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. */
-/** Makes the owner's files public or private; returns the ids it changed. */
+/** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. Returns the ids it changed. */
 export async function setFilesVisibility(db: Db, userId: string, fileIds: string[], isPublic: boolean): Promise<string[]> {
   const ids = ownedIds(fileIds);
   if (ids.length === 0) return [];
@@ -92,7 +91,7 @@ export async function setFilesVisibility(db: Db, userId: string, fileIds: string
 }
 
 export interface CategoryMove {
-  moved: number;
+  /** The files moved. */
   movedIds: string[];
   /** Files left where they were because a file of the same name already sits in the target category. */
   conflicts: number;
@@ -106,7 +105,7 @@ export interface CategoryMove {
 export async function moveFilesToCategory(db: Db, userId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
   const category = categorySlug(rawCategory);
   const ids = ownedIds(fileIds);
-  if (ids.length === 0) return { moved: 0, movedIds: [], conflicts: 0, category };
+  if (ids.length === 0) return { movedIds: [], conflicts: 0, category };
   return db.transaction().execute(async (trx) => {
     const files = await trx
       .selectFrom("files")
@@ -116,7 +115,7 @@ export async function moveFilesToCategory(db: Db, userId: string, fileIds: strin
       .where("category", "<>", category)
       .forUpdate()
       .execute();
-    if (files.length === 0) return { moved: 0, movedIds: [], conflicts: 0, category };
+    if (files.length === 0) return { movedIds: [], conflicts: 0, category };
     const moved = await trx
       .updateTable("files")
       .set({ category })
@@ -136,6 +135,6 @@ export async function moveFilesToCategory(db: Db, userId: string, fileIds: strin
       .execute();
     const movedIds = new Set(moved.map((m) => m.id));
     for (const file of files) if (movedIds.has(file.id)) invalidateCachedFile(db, file);
-    return { moved: moved.length, movedIds: [...movedIds], conflicts: files.length - moved.length, category };
+    return { movedIds: [...movedIds], conflicts: files.length - moved.length, category };
   });
 }

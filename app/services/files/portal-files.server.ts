@@ -3,12 +3,11 @@ import { isDomainError } from "~/services/platform/domain-error.server";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { AppContext } from "~/services/app-context.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
-import { findFileById, invalidateCachedFile, type ServedFileRecord } from "~/services/files/lookup.server";
+import { findFileById, type ServedFileRecord } from "~/services/files/lookup.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/media/images.server";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, WAVEFORM_VARIANT, type StoredVariant } from "~/services/media/transforms.server";
 import { isUuid } from "~/services/platform/ids.server";
-
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
 export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
@@ -52,15 +51,13 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
 export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<string[]> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length === 0) return [];
-  const owned = await ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("user_id", "=", userId).where("id", "in", ids).execute();
+  const owned = await ctx.db.selectFrom("files").select(["id", "server_id"]).where("user_id", "=", userId).where("id", "in", ids).execute();
   const deleted: string[] = [];
   let held: unknown;
   for (const file of owned) {
     try {
-      if (await deleteServerFile(ctx, file.server_id, file.id)) {
-        invalidateCachedFile(ctx.db, file);
-        deleted.push(file.id);
-      }
+      // deleteServerFile drops the file's cached record too.
+      if (await deleteServerFile(ctx, file.server_id, file.id)) deleted.push(file.id);
     } catch (error) {
       if (!isDomainError(error, "file_in_open_case")) throw error;
       held = error;

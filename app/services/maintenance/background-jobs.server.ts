@@ -34,8 +34,11 @@ export const BACKGROUND_JOBS = {
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
  * minutes, followed, in the same run, by the e-mails about files expiring soon; the purge of
- * expired sessions (and of audit entries past their plan's retention), the storage reconciler (leftovers of interrupted uploads, blobs without
- * rows) and the removal of resumable uploads abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of queued videos every minute, one encode at a time. Each also runs at start (which finishes what a crash interrupted).
+ * expired sessions (and of audit entries past their plan's retention), the storage reconciler
+ * (leftovers of interrupted uploads, blobs without rows) and the removal of resumable uploads
+ * abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of
+ * queued videos every minute, one encode at a time. Each also runs at start (which finishes what
+ * a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { AuditActorKind } from "~/lib/audit-actions";
+import { AUDIT_ACTOR_KINDS, type AuditActorKind } from "~/lib/audit-actions";
 import { PLANS, isTier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
 
@@ -40,6 +40,18 @@ export interface AuditFilters {
   /** Inclusive UTC days, YYYY-MM-DD. */
   from?: string;
   to?: string;
+}
+
+/** The trail's filters from a URL's query (the page and its export share them). */
+export function auditFiltersOf(query: URLSearchParams): AuditFilters {
+  const actor = query.get("actor");
+  return {
+    action: query.get("action") || undefined,
+    actor: (AUDIT_ACTOR_KINDS as readonly string[]).includes(actor ?? "") ? (actor as AuditActorKind) : undefined,
+    serverId: query.get("server") || undefined,
+    from: query.get("from") || undefined,
+    to: query.get("to") || undefined,
+  };
 }
 
 export interface AuditEntry {

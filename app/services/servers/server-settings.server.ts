@@ -7,6 +7,26 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import { createServer, newWebhookSecret } from "~/services/servers/servers.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 
+/** What an upload to a server needs of its settings. */
+export interface ServerUploadSettings {
+  maxFileSizeMb: number;
+  allowedFileTypes: string[];
+  defaultPublic: boolean;
+  stripMetadata: boolean;
+  convertToWebp: boolean;
+}
+
+/** The upload settings of a server row (or of a query that selected these columns). */
+export function uploadSettingsOf(row: Pick<Server, "max_file_size_mb" | "allowed_file_types" | "default_public" | "strip_metadata" | "convert_to_webp">): ServerUploadSettings {
+  return {
+    maxFileSizeMb: row.max_file_size_mb,
+    allowedFileTypes: row.allowed_file_types,
+    defaultPublic: row.default_public,
+    stripMetadata: row.strip_metadata,
+    convertToWebp: row.convert_to_webp,
+  };
+}
+
 /**
  * Spec rule: current usage plus the new server's max file size must fit the plan's quota, so
  * an account already at its limit cannot add servers it could not upload to.

@@ -5,7 +5,7 @@ import type { FileRecord, UploadVia } from "../../../db/schema";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
-import type { ServerUploadSettings } from "~/services/api-keys/key-auth.server";
+import { uploadSettingsOf, type ServerUploadSettings } from "~/services/servers/server-settings.server";
 import { assertCategoryInScope, type KeyScopes } from "~/services/api-keys/key-scopes.server";
 import { processUploadedMedia } from "~/services/media/process-upload.server";
 import { encodeInBackground } from "~/services/media/background-encodes.server";
@@ -14,7 +14,7 @@ import { randomString } from "~/services/platform/ids.server";
 import { assertBlobClean } from "~/services/uploads/malware-scan.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { insertUploadedFiles } from "~/services/uploads/upload-commit.server";
-import { addFilesToCase, openCase } from "~/services/files/evidence-cases.server";
+import { addFilesToCase, assertCaseAccepts, openCase } from "~/services/files/evidence-cases.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
@@ -94,13 +94,7 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
       serverId: row.id,
       userId: row.user_id,
       tier: (row.tier ?? "free") as Tier,
-      settings: {
-        maxFileSizeMb: row.max_file_size_mb,
-        allowedFileTypes: row.allowed_file_types,
-        defaultPublic: row.default_public,
-        stripMetadata: row.strip_metadata,
-        convertToWebp: row.convert_to_webp,
-      },
+      settings: uploadSettingsOf(row),
     },
     maxUploadBytes,
     source,
@@ -263,6 +257,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
   try {
     if (target.keyScopes) assertCategoryInScope(target.keyScopes, category);
+    if (fields.caseNumber) await assertCaseAccepts(ctx.db, target.serverId, fields.caseNumber, uploads.length);
     const rows = await insertUploadedFiles(
       ctx.db,
       target,
@@ -309,8 +304,9 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
 }
 
 /**
- * Puts just-stored files into the server's case `number` (opened if new), as the uploading key or
- * person. A closed case refuses; the rows then go again, so the upload as a whole fails and leaves nothing.
+ * Puts just-committed files into the server's case `number` (opened if new), as the uploading key or
+ * person. A closed or full case was refused before the commit (assertCaseAccepts); one closed in the
+ * meantime still refuses, and the rows then go again, so the upload as a whole fails.
  */
 async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: string, fileIds: string[]): Promise<void> {
   const by = target.source.keyId ? { keyId: target.source.keyId } : { userId: target.userId };

@@ -1,7 +1,7 @@
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
-import { deleteManagedKey, updateManagedKey } from "~/services/api-keys/key-manager.server";
+import { deleteManagedKey, keyEvent, updateManagedKey } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
-import { recordPortalAudit } from "~/http/portal-audit.server";
+import { recordKeyEvent } from "~/http/portal-audit.server";
 import type { Route } from "./+types/key";
 
 const wrongMethod = () => methodNotAllowed("PUT, DELETE", "Use PUT or DELETE on /api/keys/{id}");
@@ -14,12 +14,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return withSession(request, context, async (user) => {
     if (request.method === "PUT") {
       const key = await updateManagedKey(context.db, user.id, params.id, await readJsonBody(request));
-      await recordPortalAudit(context, user.id, { action: "key.update", target: key.name, serverId: key.server_id, detail: { key_id: key.id } });
+      await recordKeyEvent(context, user.id, keyEvent("key.update", key));
       return apiSuccess({ data: key });
     }
     if (request.method === "DELETE") {
-      const event = await deleteManagedKey(context.db, user.id, params.id);
-      await recordPortalAudit(context, user.id, { action: event.action, target: event.keyName, serverId: event.serverId, detail: { key_id: event.keyId } });
+      await recordKeyEvent(context, user.id, await deleteManagedKey(context.db, user.id, params.id));
       return apiSuccess({ data: { id: params.id } });
     }
     return wrongMethod();

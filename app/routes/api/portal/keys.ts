@@ -1,7 +1,7 @@
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
-import { recordPortalAudit } from "~/http/portal-audit.server";
+import { recordKeyEvent } from "~/http/portal-audit.server";
 import type { Route } from "./+types/keys";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,8 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST", "Use GET or POST on /api/keys");
   return withSession(request, context, async (user) => {
     const result = await runKeyManagerPost(context.db, user.id, await readJsonBody(request));
-    const { event } = result;
-    await recordPortalAudit(context, user.id, { action: event.action, target: event.keyName, serverId: event.serverId, detail: { key_id: event.keyId } });
+    await recordKeyEvent(context, user.id, result.event);
     return apiSuccess(result.body, { status: result.status });
   });
 }
