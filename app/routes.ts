@@ -63,6 +63,8 @@ export default [
   route("api-keys/sharex.sxcu", "routes/portal/sharex-config.ts"),
   route("audit/export", "routes/portal/audit-export.ts"),
   route("cases/:caseId/export.zip", "routes/portal/case-export.ts"),
+  route("team/switch", "routes/portal/team-switch.ts"),
+  route("invitations/:token", "routes/portal/invitation.tsx"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),
     route("servers", "routes/portal/servers.tsx"),
@@ -71,6 +73,7 @@ export default [
     route("analytics", "routes/portal/analytics.tsx"),
     route("audit", "routes/portal/audit.tsx"),
     route("cases", "routes/portal/cases.tsx"),
+    route("team", "routes/portal/team.tsx"),
     route("billing", "routes/portal/billing.tsx"),
     route("gallery", "routes/portal/gallery.tsx"),
     route("gallery/:fileId", "routes/portal/file-detail.tsx"),
@@ -85,6 +88,7 @@ export default [
     // Another owner's server, read-only, inside the admin layout (its sidebar shows All Servers).
     route("admin/servers/:serverId", "routes/portal/server-detail.tsx", { id: "admin-server-detail" }),
     route("admin/users", "routes/admin/users.tsx"),
+    route("admin/teams", "routes/admin/teams.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),
   ]),
 

@@ -39,12 +39,13 @@ export async function benchSearch(rows: number, samplesPerKind: number): Promise
     for (const index of indexes.rows) await sql.raw(`DROP INDEX ${index.indexname}`).execute(db);
     const user = await sql<{ id: string }>`INSERT INTO users (email, display_name) VALUES ('bench@example.com', 'Bench') RETURNING id`.execute(db);
     const userId = user.rows[0].id;
+    await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${userId}, 'Bench', ${userId})`.execute(db);
     const servers = ["benchbig0001", "benchother02", "benchother03", "benchother04"];
     for (const id of servers) {
-      await sql`INSERT INTO servers (id, user_id, name, webhook_secret) VALUES (${id}, ${userId}, ${id}, ${id})`.execute(db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES (${id}, ${userId}, ${id}, ${id})`.execute(db);
     }
     await sql`
-      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type,
+      INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type,
                          size_bytes, sha256, is_public, player_name, player_identifier, metadata, created_at)
       SELECT CASE WHEN g % 10 < 4 THEN 'benchbig0001' ELSE 'benchother0' || (2 + g % 3) END,
              ${userId}::uuid,

@@ -31,7 +31,7 @@ async function seed(started: StartedServer, ownerId: string, serverId: string, n
     .insertInto("files")
     .values({
       server_id: serverId,
-      user_id: ownerId,
+      team_id: ownerId,
       storage_key: storageKey,
       filename: name,
       original_filename: name,
@@ -49,17 +49,17 @@ async function seed(started: StartedServer, ownerId: string, serverId: string, n
 const user = await createUser(server.ctx.db, { email: "bench@example.com", verified: true });
 // The upload bench sends incompressible PDF-headed bytes (no media processing to measure); PDFs are
 // one tick away from the defaults in the portal, so the bench server allows them.
-const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
+const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
 const small = await seed(server, user.id, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
 const large = await seed(server, user.id, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
-const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: user.id, name: "bench", permissions: ["upload", "read"] });
+const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: user.id, name: "bench", permissions: ["upload", "read"] });
 // The small-upload bench measures the upload path, not the per-server rate limit: a business plan and
 // many servers, each with its own key, keep the limit (240 uploads a minute per server) out of the way.
-await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("user_id", "=", user.id).execute();
+await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("team_id", "=", user.id).execute();
 const uploadKeys: string[] = [];
 for (let i = 0; i < 40; i++) {
-  const target = await createServer(server.ctx.db, { userId: user.id, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
-  uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, userId: user.id, name: "bench", permissions: ["upload"] })).secret);
+  const target = await createServer(server.ctx.db, { teamId: user.id, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
+  uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench", permissions: ["upload"] })).secret);
 }
 const shots: string[] = [];
 for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {

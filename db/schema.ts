@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { Role } from "../app/lib/roles";
 import type { Tier } from "../app/lib/plans";
+import type { AssignableRole, TeamPermission, TeamRole } from "../app/lib/team-roles";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -24,6 +25,37 @@ export interface UsersTable {
   last_sign_in_at: NullableTimestamp;
 }
 
+export interface TeamsTable {
+  id: Generated<string>;
+  name: string;
+  owner_user_id: string;
+  created_at: Timestamp;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: TeamRole;
+  permissions: ColumnType<TeamPermission[], TeamPermission[], TeamPermission[]>;
+  joined_at: Timestamp;
+}
+
+export type InvitationStatus = "pending" | "accepted" | "declined" | "revoked";
+
+export interface TeamInvitationsTable {
+  id: Generated<string>;
+  team_id: string;
+  email: string;
+  role: AssignableRole;
+  permissions: ColumnType<TeamPermission[], TeamPermission[], TeamPermission[]>;
+  token_hash: string;
+  invited_by_user_id: string | null;
+  status: ColumnType<InvitationStatus, InvitationStatus | undefined, InvitationStatus>;
+  expires_at: Date;
+  created_at: Timestamp;
+  answered_at: NullableTimestamp;
+}
+
 export interface IdentitiesTable {
   id: Generated<string>;
   user_id: string;
@@ -43,6 +75,8 @@ export interface SessionsTable {
   created_at: Timestamp;
   ip: string | null;
   user_agent: string | null;
+  /** The team this browser session acts in; null: the member's first team. */
+  team_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AuthTokensTable {
@@ -59,7 +93,7 @@ export interface AuthTokensTable {
 
 export interface ServersTable {
   id: string;
-  user_id: string;
+  team_id: string;
   name: string;
   description: string | null;
   endpoint_url: string | null;
@@ -85,7 +119,7 @@ export interface RetentionRulesTable {
 export interface ApiKeysTable {
   id: Generated<string>;
   server_id: string;
-  user_id: string;
+  team_id: string;
   name: string;
   key_prefix: string;
   key_hash: string;
@@ -115,7 +149,7 @@ export interface UploadGrantsTable {
 export interface FilesTable {
   id: Generated<string>;
   server_id: string;
-  user_id: string;
+  team_id: string;
   storage_key: string;
   filename: string;
   original_filename: string;
@@ -179,7 +213,7 @@ export interface FileVariantsTable {
 }
 
 export interface SubscriptionsTable {
-  user_id: string;
+  team_id: string;
   tier: ColumnType<Tier, Tier | undefined, Tier>;
   status: ColumnType<string, string | undefined, string>;
   stripe_customer_id: string | null;
@@ -190,7 +224,7 @@ export interface SubscriptionsTable {
 
 export interface StorageAddonsTable {
   id: Generated<string>;
-  user_id: string;
+  team_id: string;
   gb: number;
   expires_at: NullableTimestamp;
   stripe_reference: string | null;
@@ -198,14 +232,14 @@ export interface StorageAddonsTable {
 }
 
 export interface AccountUsageTable {
-  user_id: string;
+  team_id: string;
   used_bytes: ColumnType<number, number | undefined, number>;
   updated_at: Timestamp;
 }
 
 export interface AuditLogsTable {
   id: Generated<number>;
-  user_id: string | null;
+  team_id: string | null;
   server_id: string | null;
   api_key_id: string | null;
   action: string;
@@ -221,7 +255,7 @@ export interface AuditLogsTable {
 export interface CasesTable {
   id: Generated<string>;
   server_id: string;
-  user_id: string;
+  team_id: string;
   number: string;
   title: string;
   notes: ColumnType<string, string | undefined, string>;
@@ -280,7 +314,7 @@ export interface StatusSamplesTable {
 export interface FileSharesTable {
   token: string;
   file_id: string;
-  user_id: string;
+  team_id: string;
   expires_at: NullableTimestamp;
   password_hash: string | null;
   max_views: number | null;
@@ -290,6 +324,9 @@ export interface FileSharesTable {
 
 export interface Database {
   users: UsersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
   identities: IdentitiesTable;
   sessions: SessionsTable;
   auth_tokens: AuthTokensTable;

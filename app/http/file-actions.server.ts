@@ -5,15 +5,18 @@ import { MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/servi
 import { deleteOwnedFiles } from "~/services/files/portal-files.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
-import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
+import { filesTarget, recordPortalAudit, type PortalActor } from "~/http/portal-audit.server";
+import { teamPermissionMessage } from "~/http/guards.server";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The file actions the gallery's selection bar and the file detail view share: change visibility,
- * move to a category, delete. Each answers one ActionResult with the ids it changed.
+ * move to a category, delete. Each answers one ActionResult with the ids it changed. Changing or
+ * deleting files needs the member's "delete media" permission.
  */
-export async function runFileAction(context: AppLoadContext, userId: string, form: FormData) {
+export async function runFileAction(context: AppLoadContext, actor: PortalActor, form: FormData) {
+  const teamId = actor.team.id;
   const intent = String(form.get("intent") ?? "");
   const ids = form.getAll("id").map(String);
   const titles: Record<string, string> = { delete: "Error deleting file", visibility: "Error changing visibility", category: "Error changing category" };
@@ -22,17 +25,18 @@ export async function runFileAction(context: AppLoadContext, userId: string, for
   if (!titles[intent]) return failed(400, "Unknown action");
   if (ids.length === 0) return failed(400, "Select at least one file.");
   if (ids.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
+  if (!actor.team.permissions.includes("delete_media")) return failed(403, teamPermissionMessage(actor.team, "delete_media"));
 
   if (intent === "delete") {
     let deleted: string[];
     try {
-      deleted = await deleteOwnedFiles(context, userId, ids);
+      deleted = await deleteOwnedFiles(context, teamId, ids);
     } catch (error) {
       if (!isDomainError(error, "file_in_open_case")) throw error;
       return failed(409, error.message);
     }
     if (deleted.length === 0) return failed(404, "Failed to delete file");
-    await recordPortalAudit(context, userId, { action: "file.delete", target: filesTarget(deleted.length), detail: { ids: deleted } });
+    await recordPortalAudit(context, actor, { action: "file.delete", target: filesTarget(deleted.length), detail: { ids: deleted } });
     return actionOk(
       { type: "success", title: "File deleted", description: deleted.length > 1 ? `${deleted.length} files have been deleted.` : undefined },
       { changed: ids, deleted: ids },
@@ -41,17 +45,17 @@ export async function runFileAction(context: AppLoadContext, userId: string, for
   if (intent === "visibility") {
     const visibility = form.get("visibility");
     if (visibility !== "public" && visibility !== "private") return failed(400, "Choose public or private.");
-    const changed = await setFilesVisibility(context.db, userId, ids, visibility === "public");
+    const changed = await setFilesVisibility(context.db, teamId, ids, visibility === "public");
     if (changed.length === 0) return failed(404, "File not found");
-    await recordPortalAudit(context, userId, { action: "file.visibility", target: filesTarget(changed.length), detail: { ids: changed, visibility } });
+    await recordPortalAudit(context, actor, { action: "file.visibility", target: filesTarget(changed.length), detail: { ids: changed, visibility } });
     const description = changed.length === 1 ? `The file is now ${visibility}.` : `${changed.length} files are now ${visibility}.`;
     return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as string[] });
   }
   const raw = sanitizeInput(String(form.get("category") ?? ""));
   if (!raw) return failed(400, "Category is required");
-  const move = await moveFilesToCategory(context.db, userId, ids, raw);
+  const move = await moveFilesToCategory(context.db, teamId, ids, raw);
   const moved = move.movedIds.length;
-  if (moved) await recordPortalAudit(context, userId, { action: "file.category", target: filesTarget(moved), detail: { ids: move.movedIds, category: move.category } });
+  if (moved) await recordPortalAudit(context, actor, { action: "file.category", target: filesTarget(moved), detail: { ids: move.movedIds, category: move.category } });
   if (moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
   const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
   return actionOk(

@@ -1,5 +1,7 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { isDatabaseUnavailable } from "../../db/connection-errors";
+import { PERMISSION_LABELS, type CurrentTeam, type TeamPermission } from "~/lib/team-roles";
+import { createTeam, resolveCurrentTeam } from "~/services/teams/teams.server";
 import {
   readSession,
   readSessionToken,
@@ -13,6 +15,8 @@ export type { SessionUser };
 export interface Authenticated {
   user: SessionUser;
   sessionId: string;
+  /** The team the session switched to; `requireTeam` checks it is still one of the user's. */
+  chosenTeamId: string | null;
   /** Headers a layout loader should return: the re-sent cookie when the rolling expiry moved. */
   headers: Headers;
 }
@@ -38,7 +42,7 @@ export async function authenticate(request: Request, context: AppLoadContext): P
   if (!session) return null;
   const headers = new Headers();
   if (session.extended) headers.append("Set-Cookie", serializeSessionCookie(context.config, token, session.expiresAt));
-  return { user: session.user, sessionId: session.id, headers };
+  return { user: session.user, sessionId: session.id, chosenTeamId: session.chosenTeamId, headers };
 }
 
 export async function getOptionalUser(request: Request, context: AppLoadContext): Promise<SessionUser | null> {
@@ -90,4 +94,39 @@ export async function requireUserWithRole(
   if (!auth) throw signInRedirect(request);
   if (auth.user.role !== role) throw redirect("/");
   return auth;
+}
+
+export interface TeamAuthenticated extends Authenticated {
+  team: CurrentTeam;
+}
+
+/** The words of a refusal for a member whose role lacks `permission`. */
+export function teamPermissionMessage(team: CurrentTeam, permission: TeamPermission): string {
+  return `Your role in ${team.name} does not allow this (it needs the "${PERMISSION_LABELS[permission]}" permission).`;
+}
+
+/** The team a signed-in person acts in; someone who left every team gets a new one of their own. */
+export async function loadCurrentTeam(context: AppLoadContext, auth: Authenticated): Promise<CurrentTeam> {
+  const team = await resolveCurrentTeam(context.db, auth.user.id, auth.chosenTeamId);
+  if (team) return team;
+  await createTeam(context.db, { name: auth.user.displayName ?? "Personal", ownerUserId: auth.user.id });
+  const made = await resolveCurrentTeam(context.db, auth.user.id, null);
+  if (!made) throw new Error("no team after making one");
+  return made;
+}
+
+/**
+ * The signed-in member and the team they act in (the header's switcher), holding `permission`
+ * when one is named: a visitor goes to /auth, a member without it gets a 403 page that names it.
+ * Every portal screen reads and changes the current team's servers, files, keys and plan.
+ */
+export async function requireTeam(request: Request, context: AppLoadContext, permission?: TeamPermission): Promise<TeamAuthenticated> {
+  const auth = await requireAuthenticated(request, context);
+  const team = await loadCurrentTeam(context, auth).catch((error: unknown) => {
+    throw pageError(context, error);
+  });
+  if (permission && !team.permissions.includes(permission)) {
+    throw data(teamPermissionMessage(team, permission), { status: 403, statusText: "Forbidden" });
+  }
+  return { ...auth, team };
 }

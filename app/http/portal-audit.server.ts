@@ -1,13 +1,17 @@
 import type { AppLoadContext } from "react-router";
+import type { TeamAuthenticated } from "~/http/guards.server";
 import type { KeyEvent } from "~/services/api-keys/key-manager.server";
 import { recordAudit, type AuditEntryInput } from "~/services/platform/audit-trail.server";
 
+/** Who acted in the portal: the signed-in member, in their current team. */
+export type PortalActor = Pick<TeamAuthenticated, "user" | "team">;
+
 /**
- * Records what the signed-in person just did in the portal on their account's audit trail (/audit),
+ * Records what the signed-in member just did in the portal on their team's audit trail (/audit),
  * with the request's address. Best effort: a failed write is logged, never the action's failure.
  */
-export async function recordPortalAudit(context: AppLoadContext, userId: string, entry: Omit<AuditEntryInput, "userId" | "actorUserId" | "ip">): Promise<void> {
-  await recordAudit(context.db, { ...entry, userId, actorUserId: userId, ip: context.clientIp }).catch((error) =>
+export async function recordPortalAudit(context: AppLoadContext, actor: PortalActor, entry: Omit<AuditEntryInput, "teamId" | "actorUserId" | "ip">): Promise<void> {
+  await recordAudit(context.db, { ...entry, teamId: actor.team.id, actorUserId: actor.user.id, ip: context.clientIp }).catch((error) =>
     context.logger.error({ err: error, action: entry.action }, "could not record an audit entry"),
   );
 }
@@ -16,6 +20,6 @@ export async function recordPortalAudit(context: AppLoadContext, userId: string,
 export const filesTarget = (count: number) => `${count} ${count === 1 ? "file" : "files"}`;
 
 /** A key created, changed, regenerated or deleted through the key manager. */
-export function recordKeyEvent(context: AppLoadContext, userId: string, event: KeyEvent): Promise<void> {
-  return recordPortalAudit(context, userId, { action: event.action, target: event.keyName, serverId: event.serverId, detail: { key_id: event.keyId } });
+export function recordKeyEvent(context: AppLoadContext, actor: PortalActor, event: KeyEvent): Promise<void> {
+  return recordPortalAudit(context, actor, { action: event.action, target: event.keyName, serverId: event.serverId, detail: { key_id: event.keyId } });
 }

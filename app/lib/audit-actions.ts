@@ -23,6 +23,16 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "case.reopen": "Reopened a case",
   "case.export": "Exported a case",
   "case.read": "Read a case",
+  "team.create": "Created a team",
+  "team.rename": "Renamed the team",
+  "team.transfer": "Transferred ownership",
+  "member.invite": "Invited a member",
+  "member.invite_revoke": "Revoked an invitation",
+  "member.join": "Joined the team",
+  "member.decline": "Declined an invitation",
+  "member.update": "Changed a member's access",
+  "member.remove": "Removed a member",
+  "member.leave": "Left the team",
 };
 
 export function auditActionLabel(action: string): string {

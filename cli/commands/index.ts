@@ -5,6 +5,7 @@ import { serverCreate, serverShow, serverUpdate } from "./servers.ts";
 import { sessionPurge } from "./sessions.ts";
 import { storageCheck } from "./storage.ts";
 import { userCreate, userList, userRole } from "./users.ts";
+import { teamList } from "./teams.ts";
 
 /** Every CLI command; add new ones here. */
-export const commands: Command[] = [userCreate, userRole, userList, serverCreate, serverShow, serverUpdate, keyCreate, planSet, sessionPurge, storageCheck];
+export const commands: Command[] = [userCreate, userRole, userList, teamList, serverCreate, serverShow, serverUpdate, keyCreate, planSet, sessionPurge, storageCheck];

@@ -16,7 +16,7 @@ export const keyCreate: Command = {
     if (!server) throw new UsageError(`No server with id ${args.server}`);
     const permissions = typeof args.permissions === "string" ? args.permissions.split(",") : undefined;
     try {
-      const { key, secret } = await createApiKey(ctx.db, { serverId: server.id, userId: server.user_id, name: stringArg(args, "name"), permissions });
+      const { key, secret } = await createApiKey(ctx.db, { serverId: server.id, teamId: server.team_id, name: stringArg(args, "name"), permissions });
       return {
         json: { id: key.id, server_id: key.server_id, name: key.name, key_prefix: key.key_prefix, permissions: key.permissions, api_key: secret },
         text: secret,

@@ -4,7 +4,7 @@ import { MAX_FILE_SIZE_MB, MESSAGES } from "../../app/lib/server-form.ts";
 import type { AppContext } from "../../app/services/app-context.server.ts";
 import { webhookUrl } from "../../app/services/servers/server-settings.server.ts";
 import { createServer, findServerById, SERVER_STATUSES, updateServer, type ServerChanges } from "../../app/services/servers/servers.server.ts";
-import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
+import { TEAM_OPTION, teamFromArgs } from "./teams.ts";
 import { stringArg, UsageError, type Command, type CommandOutput } from "../command.ts";
 
 const SERVER_NAME = /^[A-Za-z0-9 _-]{1,100}$/;
@@ -45,21 +45,21 @@ async function serverArg(ctx: AppContext, args: Record<string, string | boolean 
 
 export const serverCreate: Command = {
   name: "server:create",
-  summary: "Register a game server for a user; prints the server id and its webhook URL",
+  summary: "Register a game server for a team; prints the server id and its webhook URL",
   options: {
-    owner: { type: "string", required: true, description: "the owner's e-mail" },
+    owner: { type: "string", required: true, description: "the e-mail of a member of the team" },
+    team: TEAM_OPTION,
     name: { type: "string", required: true, description: "server name (letters, numbers, spaces, - and _)" },
     private: { type: "boolean", description: "new uploads are private unless a script says otherwise" },
   },
   async run(ctx, args) {
     const name = stringArg(args, "name");
     if (!SERVER_NAME.test(name)) throw new UsageError(MESSAGES.name);
-    const owner = await findUserByEmail(ctx.db, stringArg(args, "owner"));
-    if (!owner) throw new UsageError(`No user with e-mail ${args.owner}`);
-    const server = await createServer(ctx.db, { userId: owner.id, name, defaultPublic: args.private !== true });
+    const team = await teamFromArgs(ctx, args, "owner");
+    const server = await createServer(ctx.db, { teamId: team.id, name, defaultPublic: args.private !== true });
     const hook = webhookUrl(ctx.config.appUrl, server);
     return {
-      json: { id: server.id, name: server.name, owner: owner.email, default_public: server.default_public, webhook_url: hook },
+      json: { id: server.id, name: server.name, owner: team.email, team: { id: team.id, name: team.name }, default_public: server.default_public, webhook_url: hook },
       // The id stays alone on the first line for scripts that read it; --json has every field.
       text: `${server.id}\nWebhook URL: ${hook}`,
     };

@@ -57,13 +57,13 @@ export const userRole: Command = {
 
 export const userList: Command = {
   name: "user:list",
-  summary: "List users with their role, plan and storage used",
+  summary: "List users with their role and their own team's plan and storage used",
   options: {},
   async run(ctx) {
     const rows = await ctx.db
       .selectFrom("users")
-      .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
-      .leftJoin("account_usage", "account_usage.user_id", "users.id")
+      .leftJoin("subscriptions", "subscriptions.team_id", "users.id")
+      .leftJoin("account_usage", "account_usage.team_id", "users.id")
       .select(["users.id", "users.email", "users.display_name", "users.role", "users.created_at", "subscriptions.tier", "account_usage.used_bytes"])
       .orderBy("users.created_at", "asc")
       .execute();

@@ -12,6 +12,7 @@ import { fileShares } from "./0010-file-shares.ts";
 import { keyScopes } from "./0011-key-scopes.ts";
 import { auditTrail } from "./0012-audit-trail.ts";
 import { evidenceCases } from "./0013-evidence-cases.ts";
+import { teams } from "./0014-teams.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   "0011-key-scopes": keyScopes,
   "0012-audit-trail": auditTrail,
   "0013-evidence-cases": evidenceCases,
+  "0014-teams": teams,
 };

@@ -21,9 +21,9 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
   browser = launched;
   owner = await signUpAndSignIn(server, { displayName: "Nova Owner" });
   admin = await signUpAndSignIn(server, { displayName: "Ada Admin", role: "admin" });
-  const created = await createServer(server.ctx.db, { userId: owner.user.id, name: "Nova City RP", description: "Serious roleplay" });
+  const created = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Nova City RP", description: "Serious roleplay" });
   serverId = created.id;
-  const { secret } = await createApiKey(server.ctx.db, { serverId, userId: owner.user.id, name: "Phone uploads" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId, teamId: owner.user.id, name: "Phone uploads" });
   // Real files, so the gallery, storage and analytics screens show cards, rows and charts.
   for (const [i, category] of ["phone_camera", "police_evidence", "security_camera"].entries()) {
     const res = await server.request("/api/upload", {

@@ -38,7 +38,7 @@ async function seedFile(userId: string, serverId: string, bytes: number, categor
     .insertInto("files")
     .values({
       server_id: serverId,
-      user_id: userId,
+      team_id: userId,
       storage_key: key,
       filename: key.split("/").pop()!,
       original_filename: "photo.png",
@@ -130,7 +130,7 @@ describe("portal core, as a new user", () => {
     await page.getByRole("button", { name: "Create Server" }).click();
     await expect.poll(() => toast(page, "Invalid server name").isVisible()).toBe(true);
     expect(await page.getByText("Server name can only contain letters, numbers, spaces, hyphens, and underscores").first().isVisible()).toBe(true);
-    expect(await server.ctx.db.selectFrom("servers").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
 
     await page.getByLabel("Server Name").fill("Nova City RP");
     await page.getByLabel("Description").fill("Serious roleplay");
@@ -152,7 +152,7 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => page.getByTestId("server-card").count()).toBe(1);
     // The form collapses once the fetcher settles, a render after the new card shows.
     await expect.poll(() => page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
-    const row = await server.ctx.db.selectFrom("servers").selectAll().where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const row = await server.ctx.db.selectFrom("servers").selectAll().where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
     expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES, "pdf"]);
     serverId = row.id;
     await page.screenshot({ path: screenshotPath("portal-servers"), fullPage: true });
@@ -161,9 +161,9 @@ describe("portal core, as a new user", () => {
   it("shows a refusal only the server can make as a toast at once, and creates nothing", async () => {
     // The quota check runs in the action (409): its toast rides in the flash cookie, which the
     // root loader must read although React Router skips loaders after a 4xx action by default.
-    const usage = () => server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const usage = () => server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
     const before = await usage();
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * 1024 ** 3 }).where("user_id", "=", user.user.id).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * 1024 ** 3 }).where("team_id", "=", user.user.id).execute();
     try {
       await page.goto(`${server.url}/servers`);
       await page.getByRole("link", { name: "Add New Server" }).click();
@@ -172,9 +172,9 @@ describe("portal core, as a new user", () => {
       await expect.poll(() => toast(page, "Error creating server").isVisible()).toBe(true);
       expect(await toast(page, "Error creating server").textContent()).toContain("Creating this server would exceed your storage quota of 5GB");
       expect(await page.getByTestId("server-card").count()).toBe(1);
-      expect(await server.ctx.db.selectFrom("servers").select("name").where("user_id", "=", user.user.id).execute()).toEqual([{ name: "Nova City RP" }]);
+      expect(await server.ctx.db.selectFrom("servers").select("name").where("team_id", "=", user.user.id).execute()).toEqual([{ name: "Nova City RP" }]);
     } finally {
-      await server.ctx.db.updateTable("account_usage").set({ used_bytes: before.used_bytes }).where("user_id", "=", user.user.id).execute();
+      await server.ctx.db.updateTable("account_usage").set({ used_bytes: before.used_bytes }).where("team_id", "=", user.user.id).execute();
     }
   });
 
@@ -238,7 +238,7 @@ describe("portal core, as a new user", () => {
     await checks.nth(3).locator("summary").click();
     expect(await checks.nth(3).locator("pre").textContent()).toContain('"display_name": "Nova Owner"');
     // The temporary key is gone again: only the user's own key remains.
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toHaveLength(1);
     await page.screenshot({ path: screenshotPath("portal-dashboard"), fullPage: true });
   });
 
@@ -309,7 +309,7 @@ describe("portal core, as a new user", () => {
     await page.waitForURL(`${server.url}/servers`);
     await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
     expect(await page.getByText("No servers yet").isVisible()).toBe(true);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
     expect(Number(usage.used_bytes)).toBe(0);
     await page.goto(`${server.url}/dashboard`);
     expect(await page.getByRole("region", { name: "Statistics" }).textContent()).toContain("Total Servers0");
@@ -325,7 +325,7 @@ describe("admin screens", () => {
   it("shows live totals and health, and deletes a server with the exact confirmation", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Ada Admin" });
     const owner = await signUpAndSignIn(server);
-    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Rogue Server", endpointUrl: "https://rogue.example.net/x" });
+    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Rogue Server", endpointUrl: "https://rogue.example.net/x" });
     await seedFile(owner.user.id, target.id, 5000, "other", "Someone");
     await server.ctx.db.updateTable("users").set({ last_sign_in_at: new Date() }).where("id", "=", owner.user.id).execute();
 
@@ -356,7 +356,7 @@ describe("admin screens", () => {
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
     await expect.poll(() => row.count()).toBe(0);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", owner.user.id).executeTakeFirstOrThrow();
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", owner.user.id).executeTakeFirstOrThrow();
     expect(Number(usage.used_bytes)).toBe(0);
     await context.close();
   });

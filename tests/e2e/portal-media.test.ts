@@ -27,7 +27,7 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
   server = started;
   browser = launched;
   member = await signUpAndSignIn(server, { displayName: "Gallery Tester" });
-  serverId = (await createServer(server.ctx.db, { userId: member.user.id, name: "Los Santos RP" })).id;
+  serverId = (await createServer(server.ctx.db, { teamId: member.user.id, name: "Los Santos RP" })).id;
   // Big enough (a few MB) that the progress bar is seen moving before the upload finishes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-e2e-"));
   pngPath = path.join(dir, "bank-heist.png");
@@ -74,7 +74,7 @@ describe("media screens as a new user", () => {
     expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshots/`));
     await shoot(page, "upload-done-desktop");
 
-    const file = await server.ctx.db.selectFrom("files").selectAll().where("user_id", "=", member.user.id).executeTakeFirstOrThrow();
+    const file = await server.ctx.db.selectFrom("files").selectAll().where("team_id", "=", member.user.id).executeTakeFirstOrThrow();
     expect(file.player_name).toBe("John Doe");
     const usedAfterUpload = (await getAccountQuota(server.ctx.db, member.user.id)).usedBytes;
     expect(usedAfterUpload).toBe(file.size_bytes);
@@ -171,7 +171,7 @@ describe("media screens as a new user", () => {
     await page.getByRole("button", { name: "Delete selected (2)" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await expect.poll(() => page.getByTestId("media-card").count()).toBe(1);
-    const left = await server.ctx.db.selectFrom("files").select("original_filename").where("user_id", "=", member.user.id).execute();
+    const left = await server.ctx.db.selectFrom("files").select("original_filename").where("team_id", "=", member.user.id).execute();
     expect(left.map((f) => f.original_filename)).toEqual(["selfie-3.png"]);
 
     await page.goto(`${server.url}/storage`);
@@ -186,7 +186,7 @@ describe("media screens as a new user", () => {
 
   it("View opens the file in a new tab; a file that is gone gives the \"View failed\" toast instead of an error tab", async () => {
     const viewer = await signUpAndSignIn(server);
-    const viewerServer = (await createServer(server.ctx.db, { userId: viewer.user.id, name: "Viewing RP" })).id;
+    const viewerServer = (await createServer(server.ctx.db, { teamId: viewer.user.id, name: "Viewing RP" })).id;
     const context = await signedInBrowserContext(browser, server, viewer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     for (const [seed, name] of ["kept.png", "gone.png"].entries()) {
@@ -196,7 +196,7 @@ describe("media screens as a new user", () => {
       });
       expect(res.status(), await res.text()).toBe(201);
     }
-    const files = await server.ctx.db.selectFrom("files").select(["id", "original_filename"]).where("user_id", "=", viewer.user.id).execute();
+    const files = await server.ctx.db.selectFrom("files").select(["id", "original_filename"]).where("team_id", "=", viewer.user.id).execute();
     const idOf = (name: string) => files.find((f) => f.original_filename === name)!.id;
 
     await page.goto(`${server.url}/gallery`);
@@ -231,7 +231,7 @@ describe("media screens as a new user", () => {
     // Recorded in this browser as LB Phone records: a WebM with no duration until the remux on arrival.
     const clip = await recordInChromium(browser, { kind: "video", seconds: 2, mimeType: "video/webm;codecs=vp9,opus" });
     const filmer = await signUpAndSignIn(server);
-    const phoneServer = (await createServer(server.ctx.db, { userId: filmer.user.id, name: "Phone RP" })).id;
+    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.user.id, name: "Phone RP" })).id;
     const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {
@@ -264,8 +264,8 @@ describe("media screens as a new user", () => {
   it("makes a MediaRecorder clip's MP4 copy, which plays and seeks in Chromium and is what its share page embeds", async () => {
     const clip = await recordInChromium(browser, { kind: "video", seconds: 3, mimeType: "video/webm;codecs=vp9,opus" });
     const filmer = await signUpAndSignIn(server);
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", filmer.user.id).execute();
-    const phoneServer = (await createServer(server.ctx.db, { userId: filmer.user.id, name: "Bodycam RP" })).id;
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", filmer.user.id).execute();
+    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.user.id, name: "Bodycam RP" })).id;
     const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {

@@ -29,12 +29,12 @@ export async function seedAccount(
     name: "Los Santos RP",
     allowedFileTypes: ["jpg", "jpeg", "png", "gif", "webp", "mp4", "webm", "ogg", "mp3", "pdf"],
     ...options.server,
-    userId: user.id,
+    teamId: user.id,
   });
   if (!options.convertToWebp) await ctx.db.updateTable("servers").set({ convert_to_webp: false }).where("id", "=", server.id).execute();
   const { key, secret } = await createApiKey(ctx.db, {
     serverId: server.id,
-    userId: user.id,
+    teamId: user.id,
     name: "game server",
     permissions: options.permissions,
     expiresAt: options.expiresAt,

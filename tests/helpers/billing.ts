@@ -50,7 +50,7 @@ export async function seedFile(
     .insertInto("files")
     .values({
       server_id: input.serverId,
-      user_id: input.userId,
+      team_id: input.userId,
       storage_key: storageKey,
       filename: name,
       original_filename: name,
@@ -65,11 +65,11 @@ export async function seedFile(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", size) })).where("user_id", "=", input.userId).execute();
+  await ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", size) })).where("team_id", "=", input.userId).execute();
   await ctx.db.updateTable("servers").set((eb) => ({ storage_used_bytes: eb("storage_used_bytes", "+", size) })).where("id", "=", input.serverId).execute();
   return file;
 }
 
 export async function seedServer(ctx: AppContext, userId: string, name = "Test RP") {
-  return createServer(ctx.db, { userId, name });
+  return createServer(ctx.db, { teamId: userId, name });
 }

@@ -12,7 +12,7 @@ export interface SeedOwner {
 
 export async function seedOwner(server: StartedServer): Promise<SeedOwner> {
   const user = await createUser(server.ctx.db, { email: `owner-${randomBytes(4).toString("hex")}@example.com`, verified: true });
-  const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Test RP" });
+  const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Test RP" });
   return { userId: user.id, serverId: gameServer.id };
 }
 
@@ -37,7 +37,7 @@ export async function seedFile(server: StartedServer, owner: SeedOwner, input: S
     .insertInto("files")
     .values({
       server_id: owner.serverId,
-      user_id: owner.userId,
+      team_id: owner.userId,
       storage_key: storageKey,
       filename,
       original_filename: input.originalFilename ?? `photo.${input.extension}`,

@@ -35,7 +35,7 @@ export async function traceOf(server: TestServer, account: { userId: string; ser
   const rows = await db.selectFrom("files").select("id").where("server_id", "=", account.serverId).execute();
   const keys: string[] = [];
   for await (const blob of blobs.list(`${account.serverId}/`)) keys.push(blob.key);
-  const usage = await db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", account.userId).executeTakeFirstOrThrow();
+  const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
   const srv = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
   const daily = await db.selectFrom("usage_daily").select(["uploads", "upload_bytes"]).where("server_id", "=", account.serverId).executeTakeFirst();
   return {

@@ -86,8 +86,8 @@ describe("settings: e-mail change", () => {
 
 async function ownerWithFiles() {
   const who = await signUpAndSignIn(server, { password: "password one 1" });
-  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Doomed RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "game" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Doomed RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "game" });
   const urls: string[] = [];
   for (const [i, name] of ["a.jpg", "b.jpg"].entries()) {
     const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(320, 180, i + 1, "jpeg"), filename: name }]) });
@@ -95,13 +95,13 @@ async function ownerWithFiles() {
     urls.push(((await res.json()) as { url: string }).url);
   }
   const customer = `cus_${who.user.id.slice(0, 8)}`;
-  const sub = fake.setSubscription({ id: `sub_${who.user.id}`, customer, priceId: PRICE_STARTER, metadata: { user_id: who.user.id } });
+  const sub = fake.setSubscription({ id: `sub_${who.user.id}`, customer, priceId: PRICE_STARTER, metadata: { team_id: who.user.id } });
   await server.ctx.db
     .updateTable("subscriptions")
     .set({ tier: "starter", status: "active", stripe_customer_id: customer, stripe_subscription_id: sub.id })
-    .where("user_id", "=", who.user.id)
+    .where("team_id", "=", who.user.id)
     .execute();
-  const keys = await server.ctx.db.selectFrom("files").select("storage_key").where("user_id", "=", who.user.id).execute();
+  const keys = await server.ctx.db.selectFrom("files").select("storage_key").where("team_id", "=", who.user.id).execute();
   return { who, secret, urls, sub, storageKeys: keys.map((k) => k.storage_key) };
 }
 
@@ -129,9 +129,11 @@ describe("settings: delete account", () => {
 
     expect(fake.subscriptions.get(sub.id)?.status).toBe("canceled");
     expect(await userRow(who.user.id)).toBeUndefined();
-    for (const table of ["servers", "files", "api_keys", "sessions", "subscriptions"] as const) {
-      expect(await server.ctx.db.selectFrom(table).select("user_id").where("user_id", "=", who.user.id).execute(), table).toEqual([]);
+    for (const table of ["teams", "servers", "files", "api_keys", "subscriptions"] as const) {
+      const column = table === "teams" ? "id" : "team_id";
+      expect(await server.ctx.db.selectFrom(table).select(column).where(column, "=", who.user.id).execute(), table).toEqual([]);
     }
+    expect(await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", who.user.id).execute()).toEqual([]);
     for (const key of storageKeys) expect(await server.ctx.blobs.get(key)).toBeNull();
     for (const url of urls) expect((await fetch(url)).status).toBe(404);
     expect((await settingsPage(who.cookie)).status).toBe(302);

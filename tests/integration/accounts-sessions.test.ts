@@ -149,7 +149,7 @@ describe("sign-up", () => {
     expect(setCookies(res)[COOKIE]).toBeUndefined();
     const user = await findUserByEmail(server.ctx.db, email);
     expect(user).toMatchObject({ email, display_name: "Ada Lovelace", role: "user", email_verified_at: null });
-    const usage = await server.ctx.db.selectFrom("account_usage").selectAll().where("user_id", "=", user!.id).executeTakeFirst();
+    const usage = await server.ctx.db.selectFrom("account_usage").selectAll().where("team_id", "=", user!.id).executeTakeFirst();
     expect(usage).toBeDefined();
   });
 

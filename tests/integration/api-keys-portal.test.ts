@@ -33,7 +33,7 @@ async function upload(key: string) {
 test.beforeAll(async ({ server: started }) => {
   server = started;
   owner = await signUpAndSignIn(server);
-  serverId = (await createServer(server.ctx.db, { userId: owner.user.id, name: "Vinewood RP" })).id;
+  serverId = (await createServer(server.ctx.db, { teamId: owner.user.id, name: "Vinewood RP" })).id;
 });
 
 describe("/api/keys for the portal (session auth)", () => {

@@ -41,7 +41,7 @@ const fileRow = (id: string) => server.ctx.db.selectFrom("files").select(["id", 
 
 async function subscribe(who: SeededAccount, status = "active") {
   const customer = `cus_${who.userId.slice(0, 8)}`;
-  const sub = fake.setSubscription({ id: `sub_${who.userId}`, customer, priceId: PRICE_STARTER, status, metadata: { user_id: who.userId } });
+  const sub = fake.setSubscription({ id: `sub_${who.userId}`, customer, priceId: PRICE_STARTER, status, metadata: { team_id: who.userId } });
   expect((await deliver(server, signedEvent(status === "active" ? "customer.subscription.updated" : "customer.subscription.deleted", fake.subscriptionObject(sub)))).status).toBe(200);
 }
 
@@ -66,7 +66,7 @@ describe("plans and uploads", () => {
     await subscribe(who);
     const kept = await upload(who, "kept.pdf");
     expect(kept.status).toBe(201);
-    await server.ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", 20 * GB) })).where("user_id", "=", who.userId).execute();
+    await server.ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", 20 * GB) })).where("team_id", "=", who.userId).execute();
 
     await subscribe(who, "canceled");
     const refused = await upload(who, "new.pdf");

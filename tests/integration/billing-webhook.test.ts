@@ -30,7 +30,7 @@ afterAll(async () => {
 async function newUser() {
   const user = await createUser(server.ctx.db, { email: `b-${randomUUID()}@example.com`, password: "correct horse battery", verified: true });
   const customer = `cus_${randomUUID().slice(0, 8)}`;
-  await server.ctx.db.updateTable("subscriptions").set({ stripe_customer_id: customer }).where("user_id", "=", user.id).execute();
+  await server.ctx.db.updateTable("subscriptions").set({ stripe_customer_id: customer }).where("team_id", "=", user.id).execute();
   return { user, customer };
 }
 
@@ -43,7 +43,7 @@ function checkoutCompleted(sub: { id: string; customer: string }, userId: string
     subscription: sub.id,
     client_reference_id: userId,
     payment_status: "paid",
-    metadata: { user_id: userId },
+    metadata: { team_id: userId },
   });
 }
 
@@ -53,7 +53,7 @@ function storagePurchase(userId: string, gb: number, id = `cs_${randomUUID()}`) 
     object: "checkout.session",
     mode: "payment",
     payment_status: "paid",
-    metadata: { kind: "storage_addon", user_id: userId, storage_gb: String(gb), tier: "free" },
+    metadata: { kind: "storage_addon", team_id: userId, storage_gb: String(gb), tier: "free" },
   });
 }
 
@@ -75,7 +75,7 @@ describe("webhook signatures", () => {
 
   it("refuses a signature made with another secret, changing nothing", async () => {
     const { user } = await newUser();
-    const event = signedEvent("checkout.session.completed", { id: "cs_x", object: "checkout.session", mode: "payment", payment_status: "paid", metadata: { kind: "storage_addon", user_id: user.id, storage_gb: "50" } }, { secret: "whsec_wrong" });
+    const event = signedEvent("checkout.session.completed", { id: "cs_x", object: "checkout.session", mode: "payment", payment_status: "paid", metadata: { kind: "storage_addon", team_id: user.id, storage_gb: "50" } }, { secret: "whsec_wrong" });
     const res = await deliver(server, event);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/signature/i);
@@ -85,7 +85,7 @@ describe("webhook signatures", () => {
 
   it("refuses a stale signature (replayed after the 5-minute tolerance)", async () => {
     const { user } = await newUser();
-    const event = signedEvent("checkout.session.completed", { id: "cs_y", object: "checkout.session", mode: "payment", payment_status: "paid", metadata: { kind: "storage_addon", user_id: user.id, storage_gb: "50" } }, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const event = signedEvent("checkout.session.completed", { id: "cs_y", object: "checkout.session", mode: "payment", payment_status: "paid", metadata: { kind: "storage_addon", team_id: user.id, storage_gb: "50" } }, { timestamp: Math.floor(Date.now() / 1000) - 600 });
     const res = await deliver(server, event);
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/tolerance/i);
@@ -133,7 +133,7 @@ describe("exactly-once processing", () => {
   describe.runIf(usingPostgres)("on PostgreSQL", () => {
     it("processes simultaneous deliveries of one event once", async () => {
       const { user, customer } = await newUser();
-      const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { user_id: user.id } });
+      const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { team_id: user.id } });
       const event = checkoutCompleted(sub, user.id);
       const answers = await Promise.all(Array.from({ length: 8 }, () => deliver(server, event).then((r) => r.json())));
       expect(answers.filter((a) => a.duplicate === false)).toHaveLength(1);
@@ -148,7 +148,7 @@ describe("subscription events", () => {
   it("a completed subscription checkout moves the account to the plan and its quota", async () => {
     const { user, customer } = await newUser();
     const periodEnd = Math.floor(Date.now() / 1000) + 20 * 86400;
-    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, currentPeriodEnd: periodEnd, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, currentPeriodEnd: periodEnd, metadata: { team_id: user.id } });
     expect((await deliver(server, checkoutCompleted(sub, user.id))).status).toBe(200);
     expect(await checkSubscription(server.ctx.db, user.id)).toEqual({
       subscribed: true,
@@ -167,7 +167,7 @@ describe("subscription events", () => {
 
   it("applies Stripe's current state when events arrive out of order", async () => {
     const { user, customer } = await newUser();
-    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { team_id: user.id } });
     const createdPayload = fake.subscriptionObject(sub);
     // In Stripe the subscription is already cancelled; "deleted" arrives before "created".
     fake.setSubscription({ ...sub, priceId: PRICE_STARTER, status: "canceled" });
@@ -181,7 +181,7 @@ describe("subscription events", () => {
 
   it("a stale 'past_due' update does not undo a recovered subscription", async () => {
     const { user, customer } = await newUser();
-    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { team_id: user.id } });
     const stalePayload = { ...fake.subscriptionObject(sub), status: "unpaid" };
     await deliver(server, signedEvent("customer.subscription.updated", stalePayload));
     expect((await checkSubscription(server.ctx.db, user.id)).subscription_tier).toBe("business");
@@ -190,7 +190,7 @@ describe("subscription events", () => {
   it("an upgrade changes the quota; a cancellation returns to the free plan without deleting files", async () => {
     const { user, customer } = await newUser();
     const srv = await seedServer(server.ctx, user.id);
-    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { team_id: user.id } });
     await deliver(server, signedEvent("customer.subscription.created", fake.subscriptionObject(sub)));
     expect((await getAccountQuota(server.ctx.db, user.id)).planGb).toBe(25);
     fake.setSubscription({ id: sub.id, customer, priceId: PRICE_BUSINESS });
@@ -207,8 +207,8 @@ describe("subscription events", () => {
 
   it("an older subscription ending does not take away the plan a newer one pays for", async () => {
     const { user, customer } = await newUser();
-    const old = fake.setSubscription({ customer, priceId: PRICE_STARTER, status: "canceled", metadata: { user_id: user.id } });
-    const current = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { user_id: user.id } });
+    const old = fake.setSubscription({ customer, priceId: PRICE_STARTER, status: "canceled", metadata: { team_id: user.id } });
+    const current = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { team_id: user.id } });
     await deliver(server, signedEvent("customer.subscription.created", fake.subscriptionObject(current)));
     await deliver(server, signedEvent("customer.subscription.deleted", fake.subscriptionObject(old)));
     expect((await checkSubscription(server.ctx.db, user.id)).subscription_tier).toBe("business");
@@ -218,7 +218,7 @@ describe("subscription events", () => {
     const { user, customer } = await newUser();
     const srv = await seedServer(server.ctx, user.id);
     const file = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(Date.now() + 86400_000) });
-    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, metadata: { team_id: user.id } });
     await deliver(server, checkoutCompleted(sub, user.id));
     const row = await server.ctx.db.selectFrom("files").select("expires_at").where("id", "=", file.id).executeTakeFirstOrThrow();
     expect(row.expires_at).toBeNull();
@@ -237,10 +237,10 @@ describe("storage add-ons", () => {
   it("adds the purchased GB until the end of the current billing cycle", async () => {
     const { user, customer } = await newUser();
     const periodEnd = Math.floor(Date.now() / 1000) + 12 * 86400;
-    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, currentPeriodEnd: periodEnd, metadata: { user_id: user.id } });
+    const sub = fake.setSubscription({ customer, priceId: PRICE_STARTER, currentPeriodEnd: periodEnd, metadata: { team_id: user.id } });
     await deliver(server, checkoutCompleted(sub, user.id));
     await deliver(server, storagePurchase(user.id, 40));
-    const addon = await server.ctx.db.selectFrom("storage_addons").selectAll().where("user_id", "=", user.id).executeTakeFirstOrThrow();
+    const addon = await server.ctx.db.selectFrom("storage_addons").selectAll().where("team_id", "=", user.id).executeTakeFirstOrThrow();
     expect(addon.gb).toBe(40);
     expect(addon.expires_at?.toISOString()).toBe(new Date(periodEnd * 1000).toISOString());
     expect((await checkSubscription(server.ctx.db, user.id)).storage_quota_gb).toBe(65);
@@ -250,7 +250,7 @@ describe("storage add-ons", () => {
 
   it("ignores an unpaid storage checkout", async () => {
     const { user } = await newUser();
-    const event = signedEvent("checkout.session.completed", { id: `cs_${randomUUID()}`, object: "checkout.session", mode: "payment", payment_status: "unpaid", metadata: { kind: "storage_addon", user_id: user.id, storage_gb: "10" } });
+    const event = signedEvent("checkout.session.completed", { id: `cs_${randomUUID()}`, object: "checkout.session", mode: "payment", payment_status: "unpaid", metadata: { kind: "storage_addon", team_id: user.id, storage_gb: "10" } });
     expect((await deliver(server, event)).status).toBe(200);
     expect((await getAccountQuota(server.ctx.db, user.id)).addonGb).toBe(0);
   });

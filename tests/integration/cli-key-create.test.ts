@@ -44,7 +44,7 @@ async function seed() {
   try {
     await migrateToLatest(handle.db);
     const user = await createUser(handle.db, { email: "owner@example.com" });
-    const server = await createServer(handle.db, { userId: user.id, name: "Los Santos RP" });
+    const server = await createServer(handle.db, { teamId: user.id, name: "Los Santos RP" });
     return server.id;
   } finally {
     await handle.close();

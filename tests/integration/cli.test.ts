@@ -57,11 +57,13 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     expect(hookLine).toMatch(new RegExp(`^Webhook URL: https?://.+/api/webhooks/${serverId}/\\w+$`));
 
     const plan = await cli("plan:set", "--email", "owner@example.com", "--tier", "professional", "--json");
-    expect(JSON.parse(plan.stdout)).toEqual({ email: "owner@example.com", tier: "professional", storage_quota_gb: 100 });
+    expect(JSON.parse(plan.stdout)).toEqual({ email: "owner@example.com", team: { id: expect.any(String), name: "owner" }, tier: "professional", storage_quota_gb: 100 });
+    const teams = JSON.parse((await cli("team:list", "--json")).stdout) as Array<{ id: string; owner: string; members: number; tier: string }>;
+    expect(teams).toEqual([expect.objectContaining({ owner: "owner@example.com", members: 1, tier: "professional" })]);
 
     const db = await openDb();
     try {
-      const row = await db.db.selectFrom("servers").innerJoin("users", "users.id", "servers.user_id")
+      const row = await db.db.selectFrom("servers").innerJoin("teams", "teams.id", "servers.team_id").innerJoin("users", "users.id", "teams.owner_user_id")
         .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", serverId).executeTakeFirstOrThrow();
       expect(row).toEqual({ name: "Los Santos RP", default_public: false, email: "owner@example.com" });
       const sub = await db.db.selectFrom("subscriptions").select("tier").executeTakeFirstOrThrow();

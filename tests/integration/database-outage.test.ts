@@ -132,7 +132,7 @@ describe.skipIf(!initdb)("database outage", () => {
     const onDisk = listFiles(root).map((file) => path.relative(root, file).split(path.sep).join("/"));
     expect(onDisk.filter((key) => !known.has(key))).toEqual([]);
     const total = files.reduce((sum, row) => sum + row.size_bytes, 0);
-    const usage = await db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", account.userId).executeTakeFirstOrThrow();
+    const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
     const srv = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
     expect(usage.used_bytes).toBe(total);
     expect(srv.storage_used_bytes).toBe(total);

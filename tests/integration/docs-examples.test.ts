@@ -104,8 +104,8 @@ test.beforeAll(async ({ server: started }) => {
   server = started;
   const { db } = server.ctx;
   const user = await createUser(db, { email: "docs@example.com", password: "docs-password", verified: true });
-  const srv = await createServer(db, { userId: user.id, name: "Docs RP" });
-  const { secret } = await createApiKey(db, { serverId: srv.id, userId: user.id, name: "docs" });
+  const srv = await createServer(db, { teamId: user.id, name: "Docs RP" });
+  const { secret } = await createApiKey(db, { serverId: srv.id, teamId: user.id, name: "docs" });
   Object.assign(values, { YOUR_API_KEY: secret, YOUR_SERVER_ID: srv.id, YOUR_WEBHOOK_SECRET: srv.webhook_secret });
 });
 

@@ -17,9 +17,9 @@ import { form, png } from "../helpers/upload-fixtures.ts";
 /** A free-plan owner with a server made with the portal's defaults, an MDT key (upload, read) and a supervisor key (delete too). */
 async function department(server: TestServer) {
   const who = await signUpAndSignIn(server);
-  const srv = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row PD" });
-  const mdt = await createApiKey(server.ctx.db, { serverId: srv.id, userId: who.user.id, name: "MDT", permissions: ["upload", "read"] });
-  const chief = await createApiKey(server.ctx.db, { serverId: srv.id, userId: who.user.id, name: "Chief", permissions: ["upload", "read", "delete"] });
+  const srv = await createServer(server.ctx.db, { teamId: who.user.id, name: "Mission Row PD" });
+  const mdt = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.user.id, name: "MDT", permissions: ["upload", "read"] });
+  const chief = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.user.id, name: "Chief", permissions: ["upload", "read", "delete"] });
   return { ...who, serverId: srv.id, mdt: mdt.secret, chief: chief.secret };
 }
 

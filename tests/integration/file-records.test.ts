@@ -28,8 +28,8 @@ interface Owner extends SignedInUser {
 async function owner(): Promise<Owner> {
   const who = await signUpAndSignIn(server);
   // A server as a new owner makes it: the default types (images, video, audio; no documents).
-  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Mission Row RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "mdt script" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Mission Row RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "mdt script" });
   return { ...who, serverId: gameServer.id, webhookSecret: gameServer.webhook_secret, key: secret };
 }
 
@@ -130,7 +130,7 @@ describe("keep forever", () => {
     expect((await detailPage(free, freeFile.id)).html).toContain("On the free plan files are kept 30 days.");
 
     const paid = await owner();
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", paid.user.id).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", paid.user.id).execute();
     const viaUpload = await viaKey(paid, { category: "bodycam", retention_exempt: "true" });
     expect((viaUpload as unknown as { retention_exempt: boolean }).retention_exempt).toBe(true);
     const kept = await viaKey(paid, { category: "bodycam" });
@@ -143,7 +143,7 @@ describe("keep forever", () => {
     await upsertRetentionRule(server.ctx.db, (await server.ctx.db.selectFrom("files").select("server_id").where("id", "=", kept.id).executeTakeFirstOrThrow()).server_id, { category: "bodycam", days: 1 });
     const result = await sweepExpiredFiles(server.ctx, { now: new Date(Date.now() + 2 * 86_400_000) });
     expect(result.ran).toBe(true);
-    const left = await server.ctx.db.selectFrom("files").select("id").where("user_id", "=", paid.user.id).execute();
+    const left = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", paid.user.id).execute();
     expect(left.map((r) => r.id).sort()).toEqual([kept.id, viaUpload.id].sort());
     expect(left.map((r) => r.id)).not.toContain(neighbour.id);
     expect((await fetch(kept.url)).status).toBe(200);
@@ -177,9 +177,9 @@ describe("gallery bulk actions", () => {
 
     const move = await act(o, "/gallery", { intent: "category", category: "Case 2291", id: ids });
     expect(readToast(move)?.description).toContain("Moved 2 files to");
-    const rows = await server.ctx.db.selectFrom("files").select(["category", "user_id"]).where("id", "in", ids).execute();
-    expect(rows.filter((r) => r.user_id === o.user.id).map((r) => r.category)).toEqual(["case_2291", "case_2291"]);
-    expect(rows.find((r) => r.user_id === stranger.user.id)?.category).not.toBe("case_2291");
+    const rows = await server.ctx.db.selectFrom("files").select(["category", "team_id"]).where("id", "in", ids).execute();
+    expect(rows.filter((r) => r.team_id === o.user.id).map((r) => r.category)).toEqual(["case_2291", "case_2291"]);
+    expect(rows.find((r) => r.team_id === stranger.user.id)?.category).not.toBe("case_2291");
 
     const zip = await server.request(`/api/portal/files.zip?${new URLSearchParams(ids.map((id) => ["id", id]))}`, { headers: { Cookie: o.cookie } });
     expect(zip.status).toBe(200);

@@ -31,7 +31,7 @@ async function seedAt(server: TestServer, account: SeededAccount, filename: stri
     .insertInto("files")
     .values({
       server_id: account.serverId,
-      user_id: account.userId,
+      team_id: account.userId,
       storage_key: storageKey,
       filename,
       original_filename: filename,

@@ -16,8 +16,8 @@ test.beforeAll(async ({ server: started }) => {
   server = started;
   // Exactly what a new server gets: no allowedFileTypes, no other setting widened or narrowed.
   const user = await createUser(server.ctx.db, { email: "new-owner@example.com", verified: true });
-  const created = await createServer(server.ctx.db, { userId: user.id, name: "Fresh Server" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: created.id, userId: user.id, name: "game server" });
+  const created = await createServer(server.ctx.db, { teamId: user.id, name: "Fresh Server" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: created.id, teamId: user.id, name: "game server" });
   account = { userId: user.id, serverId: created.id, key: secret };
 });
 

@@ -19,7 +19,7 @@ test.beforeAll(async ({ server: started }) => {
 
 async function owner() {
   const user = await createUser(server.ctx.db, { email: `g-${randomBytes(4).toString("hex")}@example.com`, verified: true });
-  const gameServer = await createServer(server.ctx.db, { userId: user.id, name: "Los Santos RP" });
+  const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Los Santos RP" });
   return { userId: user.id, serverId: gameServer.id };
 }
 
@@ -38,7 +38,7 @@ async function insertFiles(o: { userId: string; serverId: string }, rows: Row[])
     const category = r.category ?? "other";
     return {
       server_id: o.serverId,
-      user_id: o.userId,
+      team_id: o.userId,
       storage_key: `${o.serverId}/${category}/${filename}`,
       filename,
       original_filename: r.original ?? `photo-${i}.png`,
@@ -142,7 +142,7 @@ describe("gallery with 10,000 files", () => {
   /** n rows for `o` in one INSERT ... SELECT, one second apart, the newest `shot-{n-1}`. */
   async function generateFiles(o: { userId: string; serverId: string }, n: number, prefix: string) {
     await sql`
-      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, player_name, created_at)
+      INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, player_name, created_at)
       SELECT ${o.serverId}, ${o.userId}::uuid, ${o.serverId} || '/k/' || md5(random()::text || i), md5(random()::text || i) || '.png',
              ${prefix} || i || '.png', (ARRAY['phone_camera', 'police_evidence', 'security_camera', 'other'])[i % 4 + 1],
              'image/png', 1024, repeat('0', 64), true, CASE WHEN i % 7 = 0 THEN 'Player ' || i END,
@@ -194,7 +194,7 @@ describe("gallery with 10,000 files", () => {
     const busy = await owner();
     await generateFiles(busy, 10_001, "many-");
     await sql`
-      INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+      INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
       VALUES (${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/k/newest', 'newest.png', 'newest.png', 'other', 'image/png', 1024, repeat('0', 64), true)`.execute(
       server.ctx.db,
     );
@@ -241,7 +241,7 @@ describe("storage summary", () => {
     expect(low.low).toBe(true);
     expect(low.remainingBytes).toBe(5 * GB - Math.round(4.6 * GB));
 
-    await server.ctx.db.insertInto("storage_addons").values({ user_id: o.userId, gb: 5 }).execute();
+    await server.ctx.db.insertInto("storage_addons").values({ team_id: o.userId, gb: 5 }).execute();
     const bigger = await getStorageSummary(server.ctx.db, o.userId);
     expect(bigger.quotaBytes).toBe(10 * GB);
     expect(bigger.low).toBe(false);

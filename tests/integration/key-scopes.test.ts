@@ -15,8 +15,8 @@ import type { TestServer } from "../helpers/server.ts";
 /** An owner with a server made with the portal's defaults and one key limited by `scopes`. */
 async function scopedKey(server: TestServer, scopes: Partial<KeyScopes>) {
   const user = await createUser(server.ctx.db, { email: `scopes-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", verified: true });
-  const srv = await createServer(server.ctx.db, { userId: user.id, name: "Scoped RP" });
-  const { key, secret } = await createApiKey(server.ctx.db, { serverId: srv.id, userId: user.id, name: "phone", permissions: ["upload", "read"], scopes });
+  const srv = await createServer(server.ctx.db, { teamId: user.id, name: "Scoped RP" });
+  const { key, secret } = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: user.id, name: "phone", permissions: ["upload", "read"], scopes });
   return { userId: user.id, serverId: srv.id, keyId: key.id, secret };
 }
 
@@ -94,9 +94,9 @@ describe("scoped keys", () => {
 
   test("limits are set through the key API and the portal form, checked, and shown in the key list", async ({ server }) => {
     const user = await createUser(server.ctx.db, { email: `keys-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", verified: true });
-    const srv = await createServer(server.ctx.db, { userId: user.id, name: "Form RP" });
+    const srv = await createServer(server.ctx.db, { teamId: user.id, name: "Form RP" });
     const { cookie } = await createSessionCookie(server.ctx, user.id);
-    const keyCount = async () => (await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.id).execute()).length;
+    const keyCount = async () => (await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.id).execute()).length;
     const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: server.url };
 
     const bad = await server.request("/api/keys", { method: "POST", headers, body: JSON.stringify({ name: "cams", server_id: srv.id, allowed_ips: "10.0.0.0/33" }) });

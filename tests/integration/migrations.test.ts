@@ -67,9 +67,47 @@ describe("migrations", () => {
       expect(DEFAULT_FILE_TYPES).toEqual(expect.arrayContaining(["webp", "webm", "weba", "ogg", "mp3"]));
 
       // A row inserted without a list after the migration gets the new default from the column too.
-      await sql`INSERT INTO servers (id, user_id, name, webhook_secret) VALUES ('srvafter0001', ${owner}, 'After', 's3')`.execute(handle.db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvafter0001', ${owner}, 'After', 's3')`.execute(handle.db);
       const after = await sql<{ allowed_file_types: string[] }>`SELECT allowed_file_types FROM servers WHERE id = 'srvafter0001'`.execute(handle.db);
       expect(after.rows[0].allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+
+  it("give every account made before teams a personal team with its id, owning its servers, keys, files and plan", { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase();
+    const handle = await createDb({ databaseUrl: database.url });
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo("0013-evidence-cases")).error).toBeUndefined();
+      // An account as sign-up made it before teams: usage and plan rows, a server, a key and a file.
+      const user = await sql<{ id: string }>`INSERT INTO users (email, display_name) VALUES ('solo@example.com', 'Solo Owner') RETURNING id`.execute(handle.db);
+      const owner = user.rows[0].id;
+      await sql`INSERT INTO account_usage (user_id, used_bytes) VALUES (${owner}, 1234)`.execute(handle.db);
+      await sql`INSERT INTO subscriptions (user_id, tier, status) VALUES (${owner}, 'starter', 'active')`.execute(handle.db);
+      await sql`INSERT INTO servers (id, user_id, name, webhook_secret) VALUES ('srvsolo00001', ${owner}, 'Solo RP', 's1')`.execute(handle.db);
+      await sql`INSERT INTO api_keys (server_id, user_id, name, key_prefix, key_hash) VALUES ('srvsolo00001', ${owner}, 'phone', 'sk_x', 'hash')`.execute(handle.db);
+      await sql`INSERT INTO files (server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
+        VALUES ('srvsolo00001', ${owner}, 'srvsolo00001/a.png', 'a.png', 'a.png', 'screenshots', 'image/png', 1234, 'x', true)`.execute(handle.db);
+
+      expect((await migrateToLatest(handle.db)).applied).toContain("0014-teams");
+      const teams = await sql<{ id: string; name: string; owner_user_id: string }>`SELECT id, name, owner_user_id FROM teams`.execute(handle.db);
+      expect(teams.rows).toEqual([{ id: owner, name: "Solo Owner", owner_user_id: owner }]);
+      const members = await sql<{ role: string; permissions: string[] }>`SELECT role, permissions FROM team_members WHERE user_id = ${owner}`.execute(handle.db);
+      expect(members.rows).toEqual([{ role: "owner", permissions: expect.arrayContaining(["manage_billing", "delete_media", "manage_members"]) }]);
+      for (const table of ["servers", "api_keys", "files", "subscriptions", "account_usage"]) {
+        const owned = await sql<{ team_id: string }>`SELECT team_id FROM ${sql.table(table)}`.execute(handle.db);
+        expect(owned.rows, table).toEqual([{ team_id: owner }]);
+      }
+      const plan = await sql<{ tier: string; used_bytes: string }>`SELECT s.tier, u.used_bytes FROM subscriptions s JOIN account_usage u USING (team_id)`.execute(handle.db);
+      expect(plan.rows).toEqual([{ tier: "starter", used_bytes: expect.anything() }]);
+      expect(Number(plan.rows[0].used_bytes)).toBe(1234);
+      // Deleting the account still takes its team and everything the team owns with it.
+      await sql`DELETE FROM users WHERE id = ${owner}`.execute(handle.db);
+      const left = await sql<{ n: number }>`SELECT (SELECT count(*) FROM teams) + (SELECT count(*) FROM servers) + (SELECT count(*) FROM files) AS n`.execute(handle.db);
+      expect(Number(left.rows[0].n)).toBe(0);
     } finally {
       await handle.close();
       await database.drop();

@@ -19,7 +19,7 @@ interface Owner extends SignedInUser {
 
 async function owner(): Promise<Owner> {
   const signedIn = await signUpAndSignIn(server);
-  const gameServer = await createServer(server.ctx.db, { userId: signedIn.user.id, name: "Los Santos RP" });
+  const gameServer = await createServer(server.ctx.db, { teamId: signedIn.user.id, name: "Los Santos RP" });
   return { ...signedIn, serverId: gameServer.id };
 }
 
@@ -48,7 +48,7 @@ async function fileCount(userId: string) {
   const row = await server.ctx.db
     .selectFrom("files")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("user_id", "=", userId)
+    .where("team_id", "=", userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -65,7 +65,7 @@ describe("POST /api/portal/upload", () => {
     expect(body).toMatchObject({ success: true, original_filename: "Bank Heist.png", mime_type: "image/png", category: "screenshot", is_public: false });
     expect(file.public_url).toMatch(new RegExp(`/f/${o.serverId}/screenshot/[^/]+\\.png$`));
     const row = await server.ctx.db.selectFrom("files").selectAll().where("id", "=", file.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ player_name: "John Doe", player_identifier: "license:abc", user_id: o.user.id });
+    expect(row).toMatchObject({ player_name: "John Doe", player_identifier: "license:abc", team_id: o.user.id });
     expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(row.size_bytes);
     expect(row.size_bytes).toBeGreaterThan(0);
     expect(bytes.length).toBeGreaterThan(0);
@@ -103,7 +103,7 @@ describe("POST /api/portal/upload", () => {
     const o = await owner();
     const html = await upload(o, form([{ field: "file", data: Buffer.from("<html><script>alert(1)</script></html>"), filename: "x.png", type: "image/png" }]));
     expect(html.status).toBe(415);
-    const small = await createServer(server.ctx.db, { userId: o.user.id, name: "Tiny", maxFileSizeMb: 1, allowedFileTypes: ["pdf"] });
+    const small = await createServer(server.ctx.db, { teamId: o.user.id, name: "Tiny", maxFileSizeMb: 1, allowedFileTypes: ["pdf"] });
     const big = await upload({ cookie: o.cookie, serverId: small.id }, form([{ field: "file", data: pdf(1024 * 1024 + 10), filename: "big.pdf", type: "application/pdf" }]));
     expect(big.status).toBe(413);
     expect(await fileCount(o.user.id)).toBe(0);
@@ -246,7 +246,7 @@ describe("gallery and storage pages", () => {
     const low = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(low).toContain("running low on storage");
     expect(low).toContain("94% used");
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("user_id", "=", o.user.id).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("team_id", "=", o.user.id).execute();
     const over = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(over).toContain("120% used");
     expect(over).toContain('aria-valuenow="100"');
@@ -258,7 +258,7 @@ describe("gallery and storage pages", () => {
     const selected = (html: string, id: string) => html.includes(`<option value="${id}" selected="">`);
     const only = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
     expect(selected(only, o.serverId)).toBe(true);
-    const second = await createServer(server.ctx.db, { userId: o.user.id, name: "Paleto RP" });
+    const second = await createServer(server.ctx.db, { teamId: o.user.id, name: "Paleto RP" });
     const none = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
     expect(selected(none, o.serverId) || selected(none, second.id)).toBe(false);
     const chosen = await (await server.request(`/upload?server=${second.id}`, { headers: { Cookie: o.cookie } })).text();

@@ -27,7 +27,7 @@ const serverFields = (overrides: Record<string, string> = {}) => ({
 });
 
 async function serverCount(userId: string) {
-  const rows = await server.ctx.db.selectFrom("servers").select("id").where("user_id", "=", userId).execute();
+  const rows = await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", userId).execute();
   return rows.length;
 }
 
@@ -39,7 +39,7 @@ async function seedFile(userId: string, serverId: string, bytes: number) {
     .insertInto("files")
     .values({
       server_id: serverId,
-      user_id: userId,
+      team_id: userId,
       storage_key: key,
       filename: key.split("/").pop()!,
       original_filename: "a.png",
@@ -100,8 +100,8 @@ describe("/servers create", () => {
 
   it("offers the Upload shortcut only for active servers", async () => {
     const user = await signUpAndSignIn(server);
-    const active = await createServer(server.ctx.db, { userId: user.user.id, name: "Live" });
-    const paused = await createServer(server.ctx.db, { userId: user.user.id, name: "Paused" });
+    const active = await createServer(server.ctx.db, { teamId: user.user.id, name: "Live" });
+    const paused = await createServer(server.ctx.db, { teamId: user.user.id, name: "Paused" });
     await server.ctx.db.updateTable("servers").set({ status: "maintenance" }).where("id", "=", paused.id).execute();
     const html = await (await server.request("/servers", { headers: { Cookie: user.cookie } })).text();
     expect(html).toContain(`href="/upload?server=${active.id}"`);
@@ -120,7 +120,7 @@ describe("/servers create", () => {
 describe("/servers/:id", () => {
   it("shows Server Not Found for another owner's server and changes nothing on post", async () => {
     const other = await signUpAndSignIn(server);
-    const theirs = await createServer(server.ctx.db, { userId: other.user.id, name: "Theirs" });
+    const theirs = await createServer(server.ctx.db, { teamId: other.user.id, name: "Theirs" });
     const page = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: owner.cookie } });
     expect(page.status).toBe(404);
     expect(await page.text()).toContain("Server Not Found");
@@ -130,7 +130,7 @@ describe("/servers/:id", () => {
   });
 
   it("validates updates and retention rules, then saves them", async () => {
-    const mine = await createServer(server.ctx.db, { userId: owner.user.id, name: "Editable" });
+    const mine = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Editable" });
     const path = `/servers/${mine.id}`;
     const bad = await postForm(server, path, { intent: "update", ...serverFields({ maxFileSizeMb: "abc" }) }, { cookie: owner.cookie });
     expect(bad.status).toBe(400);
@@ -154,7 +154,7 @@ describe("/servers/:id", () => {
   });
 
   it("deletes only with the confirmation, removing files and releasing storage", async () => {
-    const mine = await createServer(server.ctx.db, { userId: owner.user.id, name: "Doomed" });
+    const mine = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Doomed" });
     const key = await seedFile(owner.user.id, mine.id, 4096);
     const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
     const unconfirmed = await postForm(server, `/servers/${mine.id}`, { intent: "delete" }, { cookie: owner.cookie });
@@ -170,8 +170,8 @@ describe("/servers/:id", () => {
 describe("/api-keys", () => {
   it("validates, creates, regenerates and deletes keys", async () => {
     const user = await signUpAndSignIn(server);
-    const mine = await createServer(server.ctx.db, { userId: user.user.id, name: "Keyed" });
-    const theirs = await createServer(server.ctx.db, { userId: owner.user.id, name: "Not yours" });
+    const mine = await createServer(server.ctx.db, { teamId: user.user.id, name: "Keyed" });
+    const theirs = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Not yours" });
     const missing = await postForm(server, "/api-keys", { intent: "create", name: "  ", serverId: mine.id }, { cookie: user.cookie });
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Please provide a name and select a server.");
@@ -181,7 +181,7 @@ describe("/api-keys", () => {
     const created = await postForm(server, "/api-keys", { intent: "create", name: "Phone", serverId: mine.id, permissions: ["upload", "read"] }, { cookie: user.cookie });
     expect(created.status).toBe(200);
     expect(await created.text()).toMatch(/sk_[0-9A-Za-z]{40}/);
-    const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("user_id", "=", user.user.id).execute();
+    const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.user.id).execute();
     expect(key).toMatchObject({ name: "Phone", server_id: mine.id, permissions: ["upload", "read"] });
 
     const page = await (await server.request(`/api-keys?server=${mine.id}`, { headers: { Cookie: user.cookie } })).text();
@@ -202,13 +202,13 @@ describe("/api-keys", () => {
     const after = await server.ctx.db.selectFrom("api_keys").select("key_hash").where("id", "=", key!.id).executeTakeFirstOrThrow();
     expect(after.key_hash).not.toBe(key!.key_hash);
     expect((await postForm(server, "/api-keys", { intent: "delete", keyId: key!.id }, { cookie: user.cookie })).status).toBe(200);
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
   });
 
   it("creates a key with the permissions and expiry its owner chose, which the API enforces, and counts its calls", async () => {
     const user = await signUpAndSignIn(server);
-    const mine = await createServer(server.ctx.db, { userId: user.user.id, name: "Scoped" });
-    const keys = () => server.ctx.db.selectFrom("api_keys").selectAll().where("user_id", "=", user.user.id).execute();
+    const mine = await createServer(server.ctx.db, { teamId: user.user.id, name: "Scoped" });
+    const keys = () => server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.user.id).execute();
     const create = (fields: Record<string, string | string[]>) =>
       postForm(server, "/api-keys", { intent: "create", name: "Bodycam", serverId: mine.id, ...fields }, { cookie: user.cookie });
 
@@ -241,7 +241,7 @@ describe("/api-keys", () => {
     const read = await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": secret } });
     expect(read.status).toBe(404);
     expect(await read.json()).toMatchObject({ code: "not_found" });
-    const reader = await createApiKey(server.ctx.db, { serverId: mine.id, userId: user.user.id, name: "Reader", permissions: ["read"] });
+    const reader = await createApiKey(server.ctx.db, { serverId: mine.id, teamId: user.user.id, name: "Reader", permissions: ["read"] });
     expect((await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": reader.secret } })).status).toBe(200);
 
     await server.flushUsage();
@@ -264,11 +264,11 @@ describe("dashboard connection test", () => {
     const user = await signUpAndSignIn(server);
     const check = async (name: string) => (await postForm(server, "/dashboard/connection-test", { check: name }, { cookie: user.cookie })).json();
     expect(await check("API Key Creation Test")).toMatchObject({ ok: false, message: "No servers found - cannot test API key creation" });
-    await createServer(server.ctx.db, { userId: user.user.id, name: "Tested" });
+    await createServer(server.ctx.db, { teamId: user.user.id, name: "Tested" });
     expect(await check("Servers")).toMatchObject({ ok: true, details: { count: 1 } });
     expect(await check("User Profile")).toMatchObject({ ok: true, details: { role: "user" } });
     expect(await check("API Key Creation Test")).toMatchObject({ ok: true, details: { deleted: true } });
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("user_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
     const unknown = await postForm(server, "/dashboard/connection-test", { check: "Nope" }, { cookie: user.cookie });
     expect(unknown.status).toBe(400);
   });
@@ -283,7 +283,7 @@ describe("analytics and admin", () => {
   });
 
   it("sends a non-admin from /admin to / and refuses their delete", async () => {
-    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Protected" });
+    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Protected" });
     for (const path of ["/admin", "/admin/servers"]) {
       const res = await server.request(path, { headers: { Cookie: owner.cookie }, redirect: "manual" });
       expect(res.status).toBe(302);
@@ -296,7 +296,7 @@ describe("analytics and admin", () => {
 
   it("lets an admin see totals and health and delete any server, releasing its storage", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
-    const target = await createServer(server.ctx.db, { userId: owner.user.id, name: "Admin Target" });
+    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Admin Target" });
     const key = await seedFile(owner.user.id, target.id, 2048);
     const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
     const dash = await server.request("/admin", { headers: { Cookie: admin.cookie } });
@@ -323,8 +323,8 @@ describe("analytics and admin", () => {
 describe("integration guide against the live script API", () => {
   it("the guide's upload, base64 and search calls work as written, and the dashboard counts them", async () => {
     const user = await signUpAndSignIn(server);
-    const target = await createServer(server.ctx.db, { userId: user.user.id, name: "Guide" });
-    const { secret } = await createApiKey(server.ctx.db, { serverId: target.id, userId: user.user.id, name: "guide" });
+    const target = await createServer(server.ctx.db, { teamId: user.user.id, name: "Guide" });
+    const { secret } = await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.user.id, name: "guide" });
     // A 1x1 PNG.
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
@@ -383,7 +383,7 @@ describe("public pages for a signed-in visitor", () => {
 describe("an admin opening another owner's server", () => {
   it("sees whose it is, read-only and without its webhook secret, and cannot change it there", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
-    const theirs = await createServer(server.ctx.db, { userId: owner.user.id, name: "Owned Elsewhere" });
+    const theirs = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Owned Elsewhere" });
     // The owner's address sends an admin to the admin copy, under the admin sidebar with All Servers current.
     const moved = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: admin.cookie }, redirect: "manual" });
     expect(moved.status).toBe(302);

@@ -48,7 +48,7 @@ async function seedFile(userId: string, serverId: string, bytes: number, extra: 
     .insertInto("files")
     .values({
       server_id: serverId,
-      user_id: userId,
+      team_id: userId,
       storage_key: key,
       filename: `f${seq}.png`,
       original_filename: `photo ${seq}.png`,
@@ -118,7 +118,7 @@ describe("server management", () => {
     await expect(createServerWithinQuota(server.ctx.db, user.id, values())).rejects.toThrow(
       "Creating this server would exceed your storage quota of 5GB. Current usage: 4.98GB",
     );
-    const count = await server.ctx.db.selectFrom("servers").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", user.id).executeTakeFirst();
+    const count = await server.ctx.db.selectFrom("servers").select((eb) => eb.fn.countAll().as("n")).where("team_id", "=", user.id).executeTakeFirst();
     expect(Number(count?.n)).toBe(0);
     const small = await createServerWithinQuota(server.ctx.db, user.id, values({ maxFileSizeMb: 10 }));
     expect(small.max_file_size_mb).toBe(10);
@@ -167,7 +167,7 @@ describe("server management", () => {
     expect(await server.ctx.blobs.head(a.storage_key)).toBeNull();
     expect(await server.ctx.blobs.head(survivor.storage_key)).not.toBeNull();
     expect((await getAccountQuota(server.ctx.db, owner.id)).usedBytes).toBe(1000);
-    const rows = await server.ctx.db.selectFrom("files").select("id").where("user_id", "=", owner.id).execute();
+    const rows = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", owner.id).execute();
     expect(rows.map((r) => r.id)).toEqual([survivor.id]);
     expect(await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id)).toBeUndefined();
   });

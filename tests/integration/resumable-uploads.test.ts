@@ -28,7 +28,7 @@ const meta = (filename: string, extra: Record<string, string> = {}) =>
     .join(",");
 
 async function usage() {
-  const row = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", account.userId).executeTakeFirst();
+  const row = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirst();
   return Number(row?.used_bytes ?? 0);
 }
 

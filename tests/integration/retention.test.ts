@@ -8,7 +8,7 @@ import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { fileExpiries } from "../../app/services/retention/expiry.server.ts";
 import { insertUploadedFiles } from "../../app/services/uploads/upload-commit.server.ts";
 import { sweepExpiredFiles, type SweepDeps } from "../../app/services/retention/sweep.server.ts";
-import { setUserPlan } from "../../app/services/billing/subscriptions.server.ts";
+import { setTeamPlan } from "../../app/services/billing/subscriptions.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { BlobStore } from "../../storage/index.ts";
 import { seedFile, seedServer } from "../helpers/billing.ts";
@@ -26,7 +26,7 @@ test.beforeAll(async ({ server: started }) => {
 
 async function owner(tier: "free" | "business" = "free") {
   const user = await createUser(server.ctx.db, { email: `r-${randomUUID()}@example.com`, password: "correct horse battery", verified: true });
-  if (tier !== "free") await setUserPlan(server.ctx.db, user.id, { tier });
+  if (tier !== "free") await setTeamPlan(server.ctx.db, user.id, { tier });
   const srv = await seedServer(server.ctx, user.id);
   return { user, srv };
 }
@@ -65,7 +65,7 @@ describe("an upload's expiry", () => {
       const key = `${input.serverId}/${input.category}/${randomUUID()}.png`;
       const rows = await insertUploadedFiles(
         server.ctx.db,
-        { source: { via: "api", keyId: null }, serverId: input.serverId, userId: input.userId, tier: "free", maxBytes: 1000, allowedTypes: ["png"], defaultPublic: true, stripMetadata: true, convertToWebp: true },
+        { source: { via: "api", keyId: null }, serverId: input.serverId, teamId: input.userId, tier: "free", maxBytes: 1000, allowedTypes: ["png"], defaultPublic: true, stripMetadata: true, convertToWebp: true },
         [{ storageKey: key, filename: key.split("/").pop()!, originalFilename: "a.png", mimeType: "image/png", sizeBytes: 10, sha256: "0".repeat(64), width: 1, height: 1, durationMs: null, variants: [] }],
         { category: input.category, isPublic: true, playerName: null, playerIdentifier: null, metadata: {}, keepForever: input.keepForever ?? false },
         now,
@@ -116,7 +116,7 @@ describe("retention sweep", () => {
     const file = await seedFile(server.ctx, { userId: user.id, serverId: srv.id, expiresAt: new Date(now.getTime() + 30 * DAY) });
     await sweepExpiredFiles(deps, { now: new Date(now.getTime() + 29 * DAY) });
     expect(await exists(file.id)).toBe(true);
-    await setUserPlan(server.ctx.db, user.id, { tier: "starter" });
+    await setTeamPlan(server.ctx.db, user.id, { tier: "starter" });
     await sweepExpiredFiles(deps, { now: new Date(now.getTime() + 31 * DAY) });
     expect(await exists(file.id)).toBe(true);
   });
@@ -133,12 +133,12 @@ describe("retention sweep", () => {
     await expect(sweepExpiredFiles({ ...deps, blobs: crashing }, { now })).rejects.toThrow("storage unavailable");
     // The first file's row and usage went in one commit; its bytes wait in the queue.
     const gone = [a, b];
-    const remaining = await server.ctx.db.selectFrom("files").select("id").where("user_id", "=", user.id).execute();
+    const remaining = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", user.id).execute();
     const queued = await server.ctx.db.selectFrom("blob_deletions").select("storage_key").execute();
     expect(queued.length).toBe(1);
     expect(remaining.length).toBe(2);
     const used = (await getAccountQuota(server.ctx.db, user.id)).usedBytes;
-    const remainingSizes = await server.ctx.db.selectFrom("files").select("size_bytes").where("user_id", "=", user.id).execute();
+    const remainingSizes = await server.ctx.db.selectFrom("files").select("size_bytes").where("team_id", "=", user.id).execute();
     expect(used).toBe(remainingSizes.reduce((n, f) => n + Number(f.size_bytes), 0));
     expect(await server.ctx.blobs.head(queued[0]!.storage_key)).not.toBeNull();
 
@@ -161,7 +161,7 @@ describe("retention sweep", () => {
     const aborting = flakyBlobs(1, () => controller.abort());
     const result = await sweepExpiredFiles({ ...deps, blobs: aborting }, { now, signal: controller.signal });
     expect(result.deletedFiles).toBeLessThan(4);
-    const left = await server.ctx.db.selectFrom("files").select(["id", "size_bytes"]).where("user_id", "=", user.id).execute();
+    const left = await server.ctx.db.selectFrom("files").select(["id", "size_bytes"]).where("team_id", "=", user.id).execute();
     expect(left.length).toBe(4 - result.deletedFiles);
     expect((await getAccountQuota(server.ctx.db, user.id)).usedBytes).toBe(left.reduce((n, f) => n + Number(f.size_bytes), 0));
     await sweepExpiredFiles(deps, { now });

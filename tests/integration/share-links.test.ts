@@ -14,8 +14,8 @@ test.beforeAll(async ({ server: started }) => {
 
 async function privateFile() {
   const who = await signUpAndSignIn(server);
-  const gameServer = await createServer(server.ctx.db, { userId: who.user.id, name: "Share RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, userId: who.user.id, name: "game" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Share RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "game" });
   const res = await server.request("/api/upload", {
     method: "POST",
     headers: { "x-api-key": secret },

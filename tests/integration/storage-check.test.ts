@@ -102,7 +102,7 @@ describe("storage:check", { timeout: 180_000 }, () => {
       expect(files.map((f) => f.id)).not.toContain(lostId);
       expect(files).toHaveLength(2);
       const sum = files.reduce((total, f) => total + Number(f.size_bytes), 0);
-      const usage = await db.db.selectFrom("account_usage").select("used_bytes").where("user_id", "=", userId).executeTakeFirstOrThrow();
+      const usage = await db.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", userId).executeTakeFirstOrThrow();
       expect(Number(usage.used_bytes)).toBe(sum);
       const srv = await db.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", serverId).executeTakeFirstOrThrow();
       expect(Number(srv.storage_used_bytes)).toBe(sum);

@@ -65,7 +65,7 @@ function probe(bytes: Buffer): { codecs: string[]; duration: number } {
 describe("MP4 copies of videos", () => {
   test("a paid plan's WebM clip gets a faststart H.264/AAC copy in the background, served with Range to Safari and format=mp4", async () => {
     const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["webm", "mp4"] }, permissions: ["upload", "read", "delete"] });
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", owner.userId).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.userId).execute();
     const clip = phoneClip();
     const file = await uploadClip(owner, clip);
     expect((await fileRow(file.id))?.mp4_wanted_at).not.toBeNull();
@@ -145,7 +145,7 @@ describe("MP4 copies of videos", () => {
 
   test("an animated GIF gets its running time and, on a paid plan, an MP4 copy a fraction of its size; a still GIF gets none", async () => {
     const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["gif"] }, permissions: ["upload", "read", "delete"] });
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("user_id", "=", owner.userId).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.userId).execute();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-gif-"));
     execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-t", "3", "-y", path.join(dir, "reaction.gif")]);
     execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-frames:v", "1", "-y", path.join(dir, "still.gif")]);

@@ -73,6 +73,29 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
         </DocSection>
       </DocSection>
 
+      <DocSection id="teams" title="Teams and roles">
+        <p>
+          Servers, files, API keys, the plan and its storage belong to a team. Every account starts with a team of its own; invite your staff from{" "}
+          <C>Team</C> in the portal by e-mail (the link works for 7 days and is accepted signed in with that address). The switcher in the header
+          chooses the team every screen works in; scripts need nothing new, as a key already belongs to one server of one team.
+        </p>
+        <Table
+          caption="What each role may do until an admin tailors it"
+          head={["Role", "Permissions"]}
+          rows={[
+            ["Owner", "Everything, including transferring or handing over the team; one per team"],
+            ["Admin", "View and delete media, manage servers, API keys and billing, view logs, manage members (and see the audit log)"],
+            ["Developer", "View media, manage servers and API keys, view logs"],
+            ["Member", "View media (and upload from the portal), view logs"],
+          ]}
+        />
+        <p>
+          &quot;Delete media&quot; also covers changing files (visibility, category, keep forever, share links); without it the controls are not shown and
+          the server refuses them with 403. A member can leave a team; the owner first makes another member owner and stays as an admin. Every change
+          to members, invitations and ownership is on the team&apos;s audit log.
+        </p>
+      </DocSection>
+
       <DocSection id="troubleshooting" title="Troubleshooting">
         <Table
           caption="Common problems, their causes and fixes"

@@ -16,12 +16,15 @@ import {
   ScrollText,
   FolderLock,
   Users,
+  UsersRound,
+  Building2,
 } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
 import { NavLink } from "react-router";
 import { Button } from "~/components/ui/button";
-import { ADMIN_NAV, PORTAL_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE_S, type NavIcon } from "~/lib/navigation";
+import { ADMIN_NAV, portalNavFor, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE_S, type NavIcon } from "~/lib/navigation";
 import { cn } from "~/lib/utils";
+import type { TeamPermission } from "~/lib/team-roles";
 import { useIsMobile } from "~/components/layout/use-is-mobile";
 
 const ICONS: Record<NavIcon, typeof Server> = {
@@ -40,6 +43,8 @@ const ICONS: Record<NavIcon, typeof Server> = {
   admin: ShieldCheck,
   allServers: FolderOpen,
   users: Users,
+  team: UsersRound,
+  teams: Building2,
   reports: Flag,
 };
 
@@ -139,7 +144,7 @@ function NavItems({ items, collapsed, onNavigate }: { items: ReadonlyArray<{ lab
 }
 
 /** Spec widths: 16rem open, 3rem icon-only, 18rem as a sheet on mobile (below 768 px). */
-export function Sidebar({ appName, showAdmin }: { appName: string; showAdmin: boolean }) {
+export function Sidebar({ appName, showAdmin, permissions }: { appName: string; showAdmin: boolean; permissions: readonly TeamPermission[] }) {
   const { open, mobile, mobileOpen, setMobileOpen } = useSidebar();
   const collapsed = !mobile && !open;
   const close = () => setMobileOpen(false);
@@ -149,7 +154,7 @@ export function Sidebar({ appName, showAdmin }: { appName: string; showAdmin: bo
         <img src="/favicon.svg" alt="" className="size-7 shrink-0" />
         <span className={cn("text-lg tracking-tight", collapsed && "sr-only")}>{appName}</span>
       </div>
-      <NavItems items={PORTAL_NAV} collapsed={collapsed} onNavigate={mobile ? close : undefined} />
+      <NavItems items={portalNavFor(permissions)} collapsed={collapsed} onNavigate={mobile ? close : undefined} />
       {showAdmin ? (
         <div className="flex flex-col gap-2">
           <p className={cn("px-2.5 text-xs font-semibold uppercase tracking-wider text-muted-foreground", collapsed && "sr-only")}>

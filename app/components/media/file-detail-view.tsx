@@ -22,6 +22,7 @@ import { categoryLabel } from "~/lib/categories";
 import { copyText, mediaUrl, startDownload } from "~/lib/file-actions";
 import { formatBytes, formatDateTime, formatDuration } from "~/lib/format";
 import { mediaKind } from "~/lib/media-kind";
+import { useTeamPermission } from "~/components/teams/use-team-permission";
 
 export interface FileDetailData {
   id: string;
@@ -66,6 +67,7 @@ export function uploadedByLabel(via: keyof typeof VIA_LABEL, keyName: string | n
 
 /** One file, everything known about it, and what an owner can do with it. */
 export function FileDetailView({ file }: { file: FileDetailData }) {
+  const canEdit = useTeamPermission("delete_media");
   const kind = mediaKind(file.mimeType);
   const rows: [string, React.ReactNode][] = [
     ["Original name", file.originalFilename],
@@ -171,7 +173,7 @@ export function FileDetailView({ file }: { file: FileDetailData }) {
             </CardContent>
           </Card>
           <FileControls file={file} />
-          <ShareLinks file={file} />
+          {canEdit ? <ShareLinks file={file} /> : null}
           {file.transforms.length ? (
             <Card>
               <CardHeader>
@@ -209,6 +211,7 @@ function FileControls({ file }: { file: FileDetailData }) {
   const category = useFetcher<ActionResult>();
   const remover = useFetcher<ActionResult>();
   const [confirming, setConfirming] = useState(false);
+  const canEdit = useTeamPermission("delete_media");
   const categoryError = category.data && !category.data.ok ? category.data.error : null;
   return (
     <Card>
@@ -216,53 +219,60 @@ function FileControls({ file }: { file: FileDetailData }) {
         <CardTitle>Manage</CardTitle>
       </CardHeader>
       <CardContent className="space-y-5">
-        <visibility.Form method="post" className="space-y-2">
-          <input type="hidden" name="intent" value="visibility" />
-          <input type="hidden" name="id" value={file.id} />
-          <input type="hidden" name="visibility" value={file.isPublic ? "private" : "public"} />
-          <p className="text-sm text-muted-foreground">
-            {file.isPublic ? "Anyone with the link can open this file." : "Only you can open this file, signed in, or a script with a signed link."}
-          </p>
-          <Button type="submit" variant="outline" disabled={visibility.state !== "idle"}>
-            {file.isPublic ? "Make private" : "Make public"}
-          </Button>
-        </visibility.Form>
-        <category.Form method="post" className="space-y-2" noValidate>
-          <input type="hidden" name="intent" value="category" />
-          <input type="hidden" name="id" value={file.id} />
-          <Label htmlFor="file-category">Category</Label>
-          <div className="flex gap-2">
-            <Input
-              id="file-category"
-              name="category"
-              list="file-category-options"
-              defaultValue={file.category}
-              maxLength={40}
-              required
-              aria-invalid={categoryError ? true : undefined}
-              aria-describedby="file-category-hint"
-            />
-            <datalist id="file-category-options">
-              {file.categories.map((c) => (
-                <option key={c} value={c} />
-              ))}
-            </datalist>
-            <Button type="submit" variant="outline" disabled={category.state !== "idle"}>
-              Move
+        {canEdit ? null : <p className="text-sm text-muted-foreground">Your role in this team can view this file but not change or delete it.</p>}
+        {canEdit ? (
+          <>
+            <visibility.Form method="post" className="space-y-2">
+              <input type="hidden" name="intent" value="visibility" />
+              <input type="hidden" name="id" value={file.id} />
+              <input type="hidden" name="visibility" value={file.isPublic ? "private" : "public"} />
+              <p className="text-sm text-muted-foreground">
+                {file.isPublic ? "Anyone with the link can open this file." : "Only you can open this file, signed in, or a script with a signed link."}
+              </p>
+              <Button type="submit" variant="outline" disabled={visibility.state !== "idle"}>
+                {file.isPublic ? "Make private" : "Make public"}
+              </Button>
+            </visibility.Form>
+            <category.Form method="post" className="space-y-2" noValidate>
+              <input type="hidden" name="intent" value="category" />
+              <input type="hidden" name="id" value={file.id} />
+              <Label htmlFor="file-category">Category</Label>
+              <div className="flex gap-2">
+                <Input
+                  id="file-category"
+                  name="category"
+                  list="file-category-options"
+                  defaultValue={file.category}
+                  maxLength={40}
+                  required
+                  aria-invalid={categoryError ? true : undefined}
+                  aria-describedby="file-category-hint"
+                />
+                <datalist id="file-category-options">
+                  {file.categories.map((c) => (
+                    <option key={c} value={c} />
+                  ))}
+                </datalist>
+                <Button type="submit" variant="outline" disabled={category.state !== "idle"}>
+                  Move
+                </Button>
+              </div>
+              <p id="file-category-hint" className={categoryError ? "text-sm text-destructive" : "text-xs text-muted-foreground"} role={categoryError ? "alert" : undefined}>
+                {categoryError ?? "The category is part of the file's URL: moving it changes the link."}
+              </p>
+            </category.Form>
+            <KeepForever file={file} />
+          </>
+        ) : null}
+        <EvidenceCases file={file} />
+        {canEdit ? (
+          <div className="space-y-2 border-t pt-4">
+            <Button variant="destructive" onClick={() => setConfirming(true)} disabled={remover.state !== "idle"}>
+              <Trash2 aria-hidden />
+              {remover.state !== "idle" ? "Deleting…" : "Delete file"}
             </Button>
           </div>
-          <p id="file-category-hint" className={categoryError ? "text-sm text-destructive" : "text-xs text-muted-foreground"} role={categoryError ? "alert" : undefined}>
-            {categoryError ?? "The category is part of the file's URL: moving it changes the link."}
-          </p>
-        </category.Form>
-        <KeepForever file={file} />
-        <EvidenceCases file={file} />
-        <div className="space-y-2 border-t pt-4">
-          <Button variant="destructive" onClick={() => setConfirming(true)} disabled={remover.state !== "idle"}>
-            <Trash2 aria-hidden />
-            {remover.state !== "idle" ? "Deleting…" : "Delete file"}
-          </Button>
-        </div>
+        ) : null}
         <AlertDialog open={confirming} onOpenChange={setConfirming}>
           <AlertDialogContent>
             <AlertDialogHeader>

@@ -21,6 +21,7 @@ import { MediaLightbox } from "~/components/media/media-lightbox";
 import { MediaList } from "~/components/media/media-list";
 import { MoveToCategoryDialog } from "~/components/media/move-to-category-dialog";
 import type { ActionResult } from "~/lib/action-result";
+import { useTeamPermission } from "~/components/teams/use-team-permission";
 
 interface GalleryPageData {
   files: MediaCardFile[];
@@ -199,6 +200,7 @@ type BulkChange = { isPublic?: boolean; category?: string };
 function GalleryResults({ files, nextCursor, q, category, serverId, sort, player, from, to, hasAnyFiles, storedCategories }: GalleryViewProps) {
   const pager = useFetcher<GalleryPageData>();
   const remover = useFetcher<BulkResult>();
+  const canEdit = useTeamPermission("delete_media");
   const [layout, setLayout] = useGalleryLayout();
   const [pending, setPending] = useState<BulkChange>({});
   const [edits, setEdits] = useState<Map<string, BulkChange>>(() => new Map());
@@ -303,28 +305,34 @@ function GalleryResults({ files, nextCursor, q, category, serverId, sort, player
             <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
               Clear selection
             </Button>
-            <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: true }, { visibility: "public" })} disabled={deleting}>
-              <Eye aria-hidden />
-              Make public
-            </Button>
-            <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: false }, { visibility: "private" })} disabled={deleting}>
-              <EyeOff aria-hidden />
-              Make private
-            </Button>
-            <Button variant="outline" size="sm" onClick={() => setMoving(true)} disabled={deleting}>
-              <FolderInput aria-hidden />
-              Move to category
-            </Button>
+            {canEdit ? (
+              <>
+                <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: true }, { visibility: "public" })} disabled={deleting}>
+                  <Eye aria-hidden />
+                  Make public
+                </Button>
+                <Button variant="outline" size="sm" onClick={() => bulk("visibility", { isPublic: false }, { visibility: "private" })} disabled={deleting}>
+                  <EyeOff aria-hidden />
+                  Make private
+                </Button>
+                <Button variant="outline" size="sm" onClick={() => setMoving(true)} disabled={deleting}>
+                  <FolderInput aria-hidden />
+                  Move to category
+                </Button>
+              </>
+            ) : null}
             <Button asChild variant="outline" size="sm">
               <a href={zipHref} download>
                 <Archive aria-hidden />
                 Download zip
               </a>
             </Button>
-            <Button variant="destructive" size="sm" onClick={() => setConfirming(true)} disabled={deleting}>
-              <Trash2 aria-hidden />
-              {deleting ? "Working…" : `Delete selected (${selected.size})`}
-            </Button>
+            {canEdit ? (
+              <Button variant="destructive" size="sm" onClick={() => setConfirming(true)} disabled={deleting}>
+                <Trash2 aria-hidden />
+                {deleting ? "Working…" : `Delete selected (${selected.size})`}
+              </Button>
+            ) : null}
           </>
         ) : null}
         <div className="ml-auto flex gap-1" role="group" aria-label="Layout">

@@ -22,6 +22,7 @@ import { categoryLabel } from "~/lib/categories";
 import { barPercent, formatBytes, formatCount, formatDate, formatPercent } from "~/lib/format";
 import { MediaThumb } from "~/components/media/media-thumb";
 import { GALLERY_SORT_LABELS } from "~/components/media/gallery-view";
+import { useTeamPermission } from "~/components/teams/use-team-permission";
 
 interface StorageFile {
   id: string;
@@ -196,6 +197,7 @@ export function StorageView({ q, sort, cursor, nextCursor, summary, files, break
 }
 
 function StorageRow({ file }: { file: StorageFile }) {
+  const canDelete = useTeamPermission("delete_media");
   const fetcher = useFetcher();
   const [confirming, setConfirming] = useState(false);
   const deleting = fetcher.state !== "idle";
@@ -217,25 +219,27 @@ function StorageRow({ file }: { file: StorageFile }) {
           <Download aria-hidden />
           Download
         </Button>
-        <fetcher.Form method="post" action="/storage">
-          <input type="hidden" name="intent" value="delete" />
-          <input type="hidden" name="id" value={file.id} />
-          <Button
-            type="submit"
-            variant="destructive"
-            size="sm"
-            disabled={deleting}
-            aria-label={`Delete ${file.originalFilename}`}
-            onClick={(event) => {
-              // With JavaScript the dialog confirms; without it the form posts directly.
-              event.preventDefault();
-              setConfirming(true);
-            }}
-          >
-            <Trash2 aria-hidden />
-            {deleting ? "Deleting…" : "Delete"}
-          </Button>
-        </fetcher.Form>
+        {canDelete ? (
+          <fetcher.Form method="post" action="/storage">
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={file.id} />
+            <Button
+              type="submit"
+              variant="destructive"
+              size="sm"
+              disabled={deleting}
+              aria-label={`Delete ${file.originalFilename}`}
+              onClick={(event) => {
+                // With JavaScript the dialog confirms; without it the form posts directly.
+                event.preventDefault();
+                setConfirming(true);
+              }}
+            >
+              <Trash2 aria-hidden />
+              {deleting ? "Deleting…" : "Delete"}
+            </Button>
+          </fetcher.Form>
+        ) : null}
       </div>
       <AlertDialog open={confirming} onOpenChange={setConfirming}>
         <AlertDialogContent>

@@ -48,6 +48,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "guide-npwd", label: "NPWD" },
       { id: "guide-qb-phone", label: "qb-phone" },
       { id: "guide-sharex", label: "ShareX" },
+      { id: "teams", label: "Teams and roles" },
       { id: "troubleshooting", label: "Troubleshooting" },
       { id: "response-codes", label: "Response codes" },
     ],

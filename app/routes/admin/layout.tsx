@@ -3,16 +3,19 @@ import { UserMenu } from "~/components/auth/user-menu";
 import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
-import { requireUserWithRole } from "~/http/guards.server";
+import { loadCurrentTeam, requireUserWithRole } from "~/http/guards.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, headers } = await requireUserWithRole(request, context, "admin");
+  const auth = await requireUserWithRole(request, context, "admin");
+  const { user, headers } = auth;
+  const team = await loadCurrentTeam(context, auth);
   return data(
     {
       appName: context.config.APP_NAME,
       sidebarOpen: sidebarOpenFromCookie(request.headers.get("Cookie")),
       user: { id: user.id, displayName: user.displayName, email: user.email, avatarUrl: user.avatarUrl },
+      permissions: team.permissions,
     },
     { headers },
   );
@@ -24,6 +27,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       appName={loaderData.appName}
       sidebarOpen={loaderData.sidebarOpen}
       showAdmin
+      permissions={loaderData.permissions}
       userMenu={<UserMenu user={loaderData.user} />}
     >
       <PortalOutlet />

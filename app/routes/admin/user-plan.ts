@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { isTier, PLANS } from "~/lib/plans";
 import { requireUserWithRole } from "~/http/guards.server";
-import { setManualAddonGb, setUserPlan } from "~/services/billing/subscriptions.server";
+import { setManualAddonGb, setTeamPlan } from "~/services/billing/subscriptions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/user-plan";
 
@@ -30,7 +30,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const target = await context.db.selectFrom("users").select(["id", "email"]).where("id", "=", params.userId).executeTakeFirst();
   if (!target) return back("error", "Error", "User not found");
-  await setUserPlan(context.db, target.id, { tier, status: "active", by: { userId: actor.id, ip: context.clientIp } });
+  await setTeamPlan(context.db, target.id, { tier, status: "active", by: { userId: actor.id, ip: context.clientIp } });
   await setManualAddonGb(context.db, target.id, addonGb);
   context.logger.info({ actorId: actor.id, userId: target.id, tier, addonGb }, "plan set by admin");
   return back("success", "Plan updated", `${target.email ?? "The user"} is now on ${PLANS[tier].name}${addonGb ? ` with ${addonGb} GB extra storage` : ""}.`);

@@ -9,7 +9,7 @@ import { formatBytes, formatPercent } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { cn } from "~/lib/utils";
 import { ANALYTICS_RANGES, getAnalytics, parseRange } from "~/services/stats/analytics.server";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import type { Route } from "./+types/analytics";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -17,9 +17,9 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context);
   const range = parseRange(new URL(request.url).searchParams.get("range"));
-  return { analytics: await getAnalytics(context.db, user.id, range), ranges: ANALYTICS_RANGES };
+  return { analytics: await getAnalytics(context.db, team.id, range), ranges: ANALYTICS_RANGES };
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {

@@ -8,15 +8,15 @@ import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
 import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
-import { createApiKey, deleteApiKey, findApiKeyForUser, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { createApiKey, deleteApiKey, findApiKeyForTeam, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
 import { recordKeyEvent } from "~/http/portal-audit.server";
 import { keyEvent } from "~/services/api-keys/key-manager.server";
 import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { countCallsByKey } from "~/services/api-keys/key-usage.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
+import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import type { Route } from "./+types/api-keys";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -24,11 +24,11 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context, "manage_keys");
   const [servers, keys, calls] = await Promise.all([
-    listServersForUser(context.db, user.id),
-    listApiKeys(context.db, user.id),
-    countCallsByKey(context.db, user.id, new Date(Date.now() - CALLS_WINDOW_DAYS * DAY_MS)),
+    listServersForTeam(context.db, team.id),
+    listApiKeys(context.db, team.id),
+    countCallsByKey(context.db, team.id, new Date(Date.now() - CALLS_WINDOW_DAYS * DAY_MS)),
   ]);
   const names = new Map(servers.map((s) => [s.id, s.name]));
   const wanted = new URL(request.url).searchParams.get("server");
@@ -74,7 +74,7 @@ const FAILURES: Record<string, [string, string]> = {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const auth = await requireTeam(request, context, "manage_keys");
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   try {
@@ -87,17 +87,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (permissions.length === 0) return actionFail("Error creating API key", API_KEY_MESSAGES.noPermissions, 400);
       const expiresAt = keyExpiry(String(form.get("expiresIn") ?? "never"));
       if (expiresAt === undefined) return actionFail("Error creating API key", API_KEY_MESSAGES.badExpiry, 400);
-      const server = await findServerForUser(context.db, user.id, serverId);
+      const server = await findServerForTeam(context.db, auth.team.id, serverId);
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
       let created: Awaited<ReturnType<typeof createApiKey>>;
       try {
         const scopes = parseKeyScopes({ categories: String(form.get("categories") ?? ""), max_file_mb: String(form.get("maxFileMb") ?? ""), allowed_ips: String(form.get("allowedIps") ?? "") });
-        created = await createApiKey(context.db, { serverId: server.id, userId: user.id, name, permissions, expiresAt, scopes });
+        created = await createApiKey(context.db, { serverId: server.id, teamId: auth.team.id, name, permissions, expiresAt, scopes });
       } catch (error) {
         if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
         throw error;
       }
-      await recordKeyEvent(context, user.id, keyEvent("key.create", created.key));
+      await recordKeyEvent(context, auth, keyEvent("key.create", created.key));
       return actionOk(
         { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
         { secret: created.secret, keyName: created.key.name, serverId: server.id },
@@ -105,19 +105,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const keyId = String(form.get("keyId") ?? "");
     if (intent === "regenerate") {
-      const regenerated = keyId ? await regenerateApiKey(context.db, user.id, keyId).catch(() => undefined) : undefined;
+      const regenerated = keyId ? await regenerateApiKey(context.db, auth.team.id, keyId).catch(() => undefined) : undefined;
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
-      await recordKeyEvent(context, user.id, keyEvent("key.regenerate", regenerated.key));
+      await recordKeyEvent(context, auth, keyEvent("key.regenerate", regenerated.key));
       return actionOk(
         { type: "success", title: "API key regenerated", description: "The old key stopped working. Copy the new one now." },
         { secret: regenerated.secret, keyName: regenerated.key.name, serverId: regenerated.key.server_id },
       );
     }
     if (intent === "delete") {
-      const key = keyId ? await findApiKeyForUser(context.db, user.id, keyId).catch(() => undefined) : undefined;
-      const deleted = key ? await deleteApiKey(context.db, user.id, key.id) : false;
+      const key = keyId ? await findApiKeyForTeam(context.db, auth.team.id, keyId).catch(() => undefined) : undefined;
+      const deleted = key ? await deleteApiKey(context.db, auth.team.id, key.id) : false;
       if (!key || !deleted) return actionFail("Error deleting API key", "Failed to delete API key", 404);
-      await recordKeyEvent(context, user.id, keyEvent("key.delete", key));
+      await recordKeyEvent(context, auth, keyEvent("key.delete", key));
       return actionOk({ type: "success", title: "API key deleted", description: "The key no longer works." });
     }
     return actionFail("Error", "Unknown action.", 400);

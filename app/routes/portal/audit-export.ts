@@ -1,4 +1,4 @@
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { AUDIT_EXPORT_LIMIT, auditFiltersOf, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
 import { auditActionLabel } from "~/lib/audit-actions";
@@ -30,12 +30,12 @@ function csvCell(value: string | number | null): string {
 
 /** GET /audit/export?format=csv|ndjson&…filters: the filtered audit trail, newest first, as a download. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context, "manage_members");
   const query = new URL(request.url).searchParams;
   const format = query.get("format") === "ndjson" ? "ndjson" : "csv";
   let entries: AuditEntry[];
   try {
-    entries = await listAuditEntries(context.db, user.id, auditFiltersOf(query), { limit: AUDIT_EXPORT_LIMIT });
+    entries = await listAuditEntries(context.db, team.id, auditFiltersOf(query), { limit: AUDIT_EXPORT_LIMIT });
   } catch (error) {
     if (!isDomainError(error, "invalid_request")) throw error;
     return new Response(error.message, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });

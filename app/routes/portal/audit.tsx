@@ -10,9 +10,9 @@ import { Label } from "~/components/ui/label";
 import { AUDIT_ACTION_LABELS, auditActionLabel } from "~/lib/audit-actions";
 import { formatDateTime } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
-import { listServersForUser } from "~/services/servers/servers.server";
+import { listServersForTeam } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { AUDIT_PAGE_SIZE, auditFiltersOf, auditRetentionDays, decodeAuditCursor, encodeAuditCursor, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
 import type { Route } from "./+types/audit";
@@ -22,14 +22,14 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context, "manage_members");
   const query = new URL(request.url).searchParams;
   const filters = auditFiltersOf(query);
-  const [servers, quota] = await Promise.all([listServersForUser(context.db, user.id), getAccountQuota(context.db, user.id)]);
+  const [servers, quota] = await Promise.all([listServersForTeam(context.db, team.id), getAccountQuota(context.db, team.id)]);
   let entries: AuditEntry[] = [];
   let error: string | null = null;
   try {
-    entries = await listAuditEntries(context.db, user.id, filters, { before: decodeAuditCursor(query.get("before")) });
+    entries = await listAuditEntries(context.db, team.id, filters, { before: decodeAuditCursor(query.get("before")) });
   } catch (failure) {
     if (!isDomainError(failure, "invalid_request")) throw failure;
     error = failure.message;

@@ -8,7 +8,7 @@ import { openStripePage } from "~/components/billing/open-stripe";
 import { StorageAddonCard } from "~/components/billing/storage-addon-card";
 import { BILLING_MESSAGES } from "~/lib/billing-messages";
 import { pageTitle } from "~/lib/site";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { loadBillingPage } from "~/services/billing/billing-overview.server";
 import type { Route } from "./+types/billing";
 
@@ -18,8 +18,8 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  return loadBillingPage(context.db, context.config, user.id);
+  const { team } = await requireTeam(request, context, "manage_billing");
+  return loadBillingPage(context.db, context.config, team.id);
 }
 
 /** Seconds after a successful checkout at which the status is read again: the webhook may lag the redirect. */

@@ -1,15 +1,15 @@
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { caseZipResponse } from "~/http/case-answers.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
-import { exportCase, findCaseForUser } from "~/services/files/evidence-cases.server";
+import { exportCase, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import type { Route } from "./+types/case-export";
 
 /** GET /cases/{id}/export.zip: the owner's download of a case, the same zip the API gives. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const found = await findCaseForUser(context.db, user.id, params.caseId);
+  const auth = await requireTeam(request, context, "view_media");
+  const found = await findCaseForTeam(context.db, auth.team.id, params.caseId);
   if (!found) throw new Response("Case not found", { status: 404 });
   const { stream } = await exportCase(context, found);
-  await recordPortalAudit(context, user.id, { action: "case.export", target: `Case ${found.number}`, serverId: found.serverId });
+  await recordPortalAudit(context, auth, { action: "case.export", target: `Case ${found.number}`, serverId: found.serverId });
   return caseZipResponse(found, stream, (error) => context.logger.warn({ err: error }, "case export ended early"));
 }

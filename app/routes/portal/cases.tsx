@@ -13,10 +13,10 @@ import type { ActionResult } from "~/lib/action-result";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
-import { findCaseForUser, listCasesForUser, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
-import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
+import { findCaseForTeam, listCasesForTeam, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
+import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import type { Route } from "./+types/cases";
 
@@ -25,25 +25,25 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const [servers, cases] = await Promise.all([listServersForUser(context.db, user.id), listCasesForUser(context.db, user.id)]);
+  const { team } = await requireTeam(request, context, "view_media");
+  const [servers, cases] = await Promise.all([listServersForTeam(context.db, team.id), listCasesForTeam(context.db, team.id)]);
   return { servers: servers.map((s) => ({ id: s.id, name: s.name })), cases };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const auth = await requireTeam(request, context, "view_media");
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   if (intent === "open") {
-    const server = await findServerForUser(context.db, user.id, String(form.get("serverId") ?? ""));
+    const server = await findServerForTeam(context.db, auth.team.id, String(form.get("serverId") ?? ""));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
     try {
       const { evidenceCase, created } = await openCase(context.db, {
         serverId: server.id,
-        userId: user.id,
+        teamId: auth.team.id,
         body: { number: form.get("number") ?? undefined, title: form.get("title") || undefined, notes: form.get("notes") ?? undefined },
       });
-      await recordPortalAudit(context, user.id, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
+      await recordPortalAudit(context, auth, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
       return actionOk({ type: "success", title: created ? "Case opened" : "Case updated", description: `Case ${evidenceCase.number} on ${server.name}.` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request")) throw error;
@@ -51,10 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (intent === "close" || intent === "reopen") {
-    const found = await findCaseForUser(context.db, user.id, String(form.get("caseId") ?? ""));
+    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""));
     if (!found) return actionFail("Error", "Case not found", 404);
     await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
-    await recordPortalAudit(context, user.id, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
+    await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
     return actionOk({
       type: "success",
       title: intent === "close" ? "Case closed" : "Case reopened",

@@ -10,8 +10,8 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatBytes } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { DASHBOARD_SERVER_COUNT, getDashboardStats } from "~/services/stats/dashboard-stats.server";
-import { requireUser } from "~/http/guards.server";
-import { listServersForUser } from "~/services/servers/servers.server";
+import { requireTeam } from "~/http/guards.server";
+import { listServersForTeam } from "~/services/servers/servers.server";
 import type { Route } from "./+types/dashboard";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -19,14 +19,14 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { user, team } = await requireTeam(request, context);
   const [stats, servers] = await Promise.all([
     // Spec: stat failures are only logged; the cards then show zeros.
-    getDashboardStats(context.db, user.id).catch((error: unknown) => {
+    getDashboardStats(context.db, team.id).catch((error: unknown) => {
       context.logger.error({ err: error }, "dashboard stats failed");
       return null;
     }),
-    listServersForUser(context.db, user.id),
+    listServersForTeam(context.db, team.id),
   ]);
   return {
     displayName: user.displayName,

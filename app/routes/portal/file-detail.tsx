@@ -1,13 +1,13 @@
 import { data } from "react-router";
 import { FileDetailView, uploadedByLabel } from "~/components/media/file-detail-view";
 import { pageTitle } from "~/lib/site";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
 import { runFileAction } from "~/http/file-actions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
-import { addFilesToCase, caseChoicesForFile, findCaseForUser } from "~/services/files/evidence-cases.server";
+import { addFilesToCase, caseChoicesForFile, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
@@ -18,14 +18,14 @@ import { listStoredCategories } from "~/services/servers/categories.server";
 import type { Route } from "./+types/file-detail";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const file = await findFileDetails(context.db, user.id, params.fileId);
+  const { team } = await requireTeam(request, context, "view_media");
+  const file = await findFileDetails(context.db, team.id, params.fileId);
   if (!file) throw data("File not found", { status: 404 });
   const [expiries, stored, planDays, shares, cases] = await Promise.all([
     fileExpiries(context.db, [file.id]),
-    listStoredCategories(context.db, { userId: user.id }),
-    planRetentionDays(context.db, user.id),
-    listShares(context.db, user.id, file.id),
+    listStoredCategories(context.db, { teamId: team.id }),
+    planRetentionDays(context.db, team.id),
+    listShares(context.db, team.id, file.id),
     caseChoicesForFile(context.db, file.serverId, file.id),
   ]);
   const url = shareUrl(context.config, file);
@@ -68,26 +68,30 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const auth = await requireTeam(request, context, "view_media");
   const form = await request.formData();
   form.delete("id");
   form.set("id", params.fileId);
+  // Filing into a case only needs to see the file; every other change needs "delete media".
+  if (form.get("intent") !== "addToCase" && !auth.team.permissions.includes("delete_media")) {
+    return actionFail("Error", teamPermissionMessage(auth.team, "delete_media"), 403);
+  }
   if (form.get("intent") === "delete") {
     let deleted: string[];
     try {
-      deleted = await deleteOwnedFiles(context, user.id, [params.fileId]);
+      deleted = await deleteOwnedFiles(context, auth.team.id, [params.fileId]);
     } catch (error) {
       if (!isDomainError(error, "file_in_open_case")) throw error;
       return actionFail("Error deleting file", error.message, 409);
     }
     if (deleted.length === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
-    await recordPortalAudit(context, user.id, { action: "file.delete", target: filesTarget(1), detail: { ids: deleted } });
+    await recordPortalAudit(context, auth, { action: "file.delete", target: filesTarget(1), detail: { ids: deleted } });
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
   }
   if (form.get("intent") === "createShare") {
     try {
       const options = parseShareOptions({ expiresInHours: form.get("expiresInHours"), password: form.get("password"), maxViews: form.get("maxViews") });
-      const token = await createShare(context.db, user.id, params.fileId, options);
+      const token = await createShare(context.db, auth.team.id, params.fileId, options);
       return actionOk({ type: "success", title: "Share link created", description: `${context.config.appUrl}/s/${token}` }, { shareUrl: `${context.config.appUrl}/s/${token}` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request", "not_found")) throw error;
@@ -95,34 +99,34 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
   if (form.get("intent") === "revokeShare") {
-    if (!(await revokeShare(context.db, user.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
+    if (!(await revokeShare(context.db, auth.team.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
     return actionOk({ type: "success", title: "Share link revoked" });
   }
   if (form.get("intent") === "addToCase") {
-    const found = await findCaseForUser(context.db, user.id, String(form.get("caseId") ?? ""));
-    const file = found ? await findFileDetails(context.db, user.id, params.fileId) : undefined;
+    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""));
+    const file = found ? await findFileDetails(context.db, auth.team.id, params.fileId) : undefined;
     if (!found || !file || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
     try {
-      await addFilesToCase(context.db, found, [file.id], { userId: user.id });
+      await addFilesToCase(context.db, found, [file.id], { userId: auth.user.id });
     } catch (error) {
       if (!isDomainError(error, "invalid_request")) throw error;
       return actionFail("Error", error.message, 400);
     }
-    await recordPortalAudit(context, user.id, { action: "case.files", target: `Case ${found.number}`, serverId: found.serverId, detail: { ids: [file.id] } });
+    await recordPortalAudit(context, auth, { action: "case.files", target: `Case ${found.number}`, serverId: found.serverId, detail: { ids: [file.id] } });
     return actionOk({ type: "success", title: "Filed as evidence", description: `In case ${found.number}: kept and not deletable while the case is open.` });
   }
   if (form.get("intent") === "keepForever") {
     const keep = form.get("keep") === "on";
     try {
-      if (!(await setKeepForever(context.db, user.id, params.fileId, keep))) return actionFail("Error", "File not found", 404);
+      if (!(await setKeepForever(context.db, auth.team.id, params.fileId, keep))) return actionFail("Error", "File not found", 404);
     } catch (error) {
       if (!isDomainError(error, "plan_unavailable")) throw error;
       return actionFail("Error", error.message, ERROR_STATUS[error.code]);
     }
-    await recordPortalAudit(context, user.id, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [params.fileId], keep } });
+    await recordPortalAudit(context, auth, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [params.fileId], keep } });
     return actionOk({ type: "success", title: keep ? "Kept forever" : "Retention rules apply", description: keep ? "Retention rules will not delete this file." : "The server's retention rules apply to this file again." });
   }
-  return runFileAction(context, user.id, form);
+  return runFileAction(context, auth, form);
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {

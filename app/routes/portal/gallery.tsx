@@ -3,8 +3,8 @@ import { ALL_CATEGORIES, canonicalCategory, groupedCategoryOptions } from "~/lib
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
 import { listGalleryFiles, normaliseSearch, parseGallerySort } from "~/services/files/gallery.server";
-import { listServersForUser } from "~/services/servers/servers.server";
-import { requireUser } from "~/http/guards.server";
+import { listServersForTeam } from "~/services/servers/servers.server";
+import { requireTeam } from "~/http/guards.server";
 import { expiryFlags } from "~/services/retention/expiry.server";
 import { shareUrl } from "~/services/files/portal-files.server";
 import { runFileAction } from "~/http/file-actions.server";
@@ -15,7 +15,7 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context, "view_media");
   const params = new URL(request.url).searchParams;
   const q = normaliseSearch(params.get("q"));
   // Any category the scripts sent is a filter, read as its group (`phone_camera` → `phone_photos`).
@@ -25,11 +25,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const sort = parseGallerySort(params.get("sort"));
   const player = normaliseSearch(params.get("player"));
   const [from, to] = ["from", "to"].map((name) => (/^\d{4}-\d{2}-\d{2}$/.test(params.get(name) ?? "") ? params.get(name)! : ""));
-  const servers = await listServersForUser(context.db, user.id);
+  const servers = await listServersForTeam(context.db, team.id);
   const serverId = servers.find((s) => s.id === params.get("server"))?.id ?? "";
   const [page, stored] = await Promise.all([
-    listGalleryFiles(context.db, user.id, { search: q, category, cursor, sort, serverId, player, from, to }),
-    listStoredCategories(context.db, { userId: user.id }),
+    listGalleryFiles(context.db, team.id, { search: q, category, cursor, sort, serverId, player, from, to }),
+    listStoredCategories(context.db, { teamId: team.id }),
   ]);
   const hasAnyFiles = page.files.length > 0 || stored.length > 0;
   const expiring = await expiryFlags(context.db, page.files.map((f) => f.id));
@@ -67,8 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  return runFileAction(context, user.id, await request.formData());
+  return runFileAction(context, await requireTeam(request, context, "view_media"), await request.formData());
 }
 
 export default function Gallery({ loaderData }: Route.ComponentProps) {

@@ -3,20 +3,25 @@ import { UserMenu } from "~/components/auth/user-menu";
 import { OverageBanner } from "~/components/billing/overage-banner";
 import { PortalOutlet } from "~/components/portal/page-skeleton";
 import { PortalShell } from "~/components/layout/portal-shell";
+import { TeamSwitcher } from "~/components/teams/team-switcher";
 import { sidebarOpenFromCookie } from "~/lib/navigation";
-import { requireAuthenticated } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { getStorageOverage } from "~/services/billing/overage.server";
+import { listTeamsForUser } from "~/services/teams/teams.server";
 import type { Route } from "./+types/layout";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user, headers } = await requireAuthenticated(request, context);
+  const { user, team, headers } = await requireTeam(request, context);
+  const [teams, overage] = await Promise.all([listTeamsForUser(context.db, user.id), getStorageOverage(context.db, team.id)]);
   return data(
     {
       appName: context.config.APP_NAME,
       sidebarOpen: sidebarOpenFromCookie(request.headers.get("Cookie")),
       user: { id: user.id, displayName: user.displayName, email: user.email, avatarUrl: user.avatarUrl },
       isAdmin: user.role === "admin",
-      overage: await getStorageOverage(context.db, user.id),
+      team,
+      teams,
+      overage,
     },
     { headers },
   );
@@ -28,6 +33,8 @@ export default function PortalLayout({ loaderData }: Route.ComponentProps) {
       appName={loaderData.appName}
       sidebarOpen={loaderData.sidebarOpen}
       showAdmin={loaderData.isAdmin}
+      permissions={loaderData.team.permissions}
+      teamSwitcher={<TeamSwitcher current={loaderData.team} teams={loaderData.teams} />}
       userMenu={<UserMenu user={loaderData.user} />}
     >
       <OverageBanner overage={loaderData.overage} />

@@ -13,13 +13,13 @@ import { WebhookCard } from "~/components/servers/webhook-card";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatCount } from "~/lib/format";
-import { findUserById } from "~/services/accounts/users.server";
 import { exactCategoryOptions } from "~/lib/categories";
 import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { findTeamOwner } from "~/services/teams/teams.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { deleteRetentionRule, listRetentionRules, upsertRetentionRule } from "~/services/retention/rules.server";
@@ -40,30 +40,32 @@ export function meta({ data: loaderData, matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const server = await findServerForViewer(context.db, user, params.serverId);
+  const { user, team } = await requireTeam(request, context);
+  const server = await findServerForViewer(context.db, { teamId: team.id, role: user.role }, params.serverId);
   if (!server) return data({ server: null }, { status: 404 });
   const underAdmin = new URL(request.url).pathname.startsWith("/admin/");
-  // Each view under its own layout: an owner's in the portal, an admin's look at someone else's under Admin.
-  if (server.user_id !== user.id && !underAdmin) throw redirect(`/admin/servers/${server.id}`);
-  if (server.user_id === user.id && underAdmin) throw redirect(`/servers/${server.id}`);
+  // Each view under its own layout: a team's in the portal, an admin's look at another team's under Admin.
+  if (server.team_id !== team.id && !underAdmin) throw redirect(`/admin/servers/${server.id}`);
+  if (server.team_id === team.id && underAdmin) throw redirect(`/servers/${server.id}`);
   const [usage, quota, rules, categories] = await Promise.all([
     getServerUsage(context.db, server.id),
-    getAccountQuota(context.db, server.user_id),
+    getAccountQuota(context.db, server.team_id),
     listRetentionRules(context.db, server.id),
     listStoredCategories(context.db, { serverId: server.id }),
   ]);
   const { webhook_secret: _secret, ...visible } = server;
   // An admin looking at someone else's server sees whose it is and cannot change it here (nor learn its webhook secret).
-  const owner = server.user_id === user.id ? null : await findUserById(context.db, server.user_id);
+  const owner = server.team_id === team.id ? null : await findTeamOwner(context.db, server.team_id);
+  const canManage = !owner && team.permissions.includes("manage_servers");
   return {
     server: visible,
     usage,
     quotaGb: quota.quotaBytes / GB,
     rules,
     categories: exactCategoryOptions(categories),
-    webhookUrl: owner ? null : webhookUrl(context.config.appUrl, server),
+    webhookUrl: canManage ? webhookUrl(context.config.appUrl, server) : null,
     adminView: owner ? { ownerName: owner.display_name ?? "Unnamed User", ownerEmail: owner.email ?? "no e-mail" } : null,
+    canManage,
   };
 }
 
@@ -71,14 +73,15 @@ const NOT_FOUND = "Server Not Found";
 const ADMIN_READ_ONLY = "Another owner's server is read-only here. Delete it from Admin → All Servers if you must.";
 
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const auth = await requireTeam(request, context);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const db = context.db;
-  const server = await findServerForViewer(db, user, params.serverId);
+  const server = await findServerForViewer(db, { teamId: auth.team.id, role: auth.user.role }, params.serverId);
   if (!server) return actionFail("Error", NOT_FOUND, 404);
-  if (server.user_id !== user.id) return actionFail("Error", ADMIN_READ_ONLY, 403);
-  const ownerId = server.user_id;
+  if (server.team_id !== auth.team.id) return actionFail("Error", ADMIN_READ_ONLY, 403);
+  if (!auth.team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(auth.team, "manage_servers"), 403);
+  const ownerId = server.team_id;
 
   switch (intent) {
     case "update": {
@@ -90,7 +93,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         context.logger.error({ err: error }, "server update failed");
         return actionFail("Error", "Failed to update server settings.", 500);
       }
-      await recordPortalAudit(context, ownerId, { action: "server.update", target: parsed.data.name, serverId: server.id });
+      await recordPortalAudit(context, auth, { action: "server.update", target: parsed.data.name, serverId: server.id });
       return actionOk({ type: "success", title: "Server updated", description: "Your server settings have been saved." }, { saved: true });
     }
     case "delete": {
@@ -104,7 +107,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         context.logger.error({ err: error }, "server delete failed");
         return actionFail("Error", "Failed to delete server.", 500);
       }
-      await recordPortalAudit(context, ownerId, { action: "server.delete", target: server.name });
+      await recordPortalAudit(context, auth, { action: "server.delete", target: server.name });
       return redirectWithToast("/servers", { type: "success", title: "Server deleted", description: `Server "${server.name}" has been deleted.` });
     }
     case "visibility": {
@@ -151,8 +154,15 @@ export default function ServerDetail({ loaderData }: Route.ComponentProps) {
       </div>
     );
   }
-  const { server, usage, quotaGb, rules, categories, webhookUrl: hookUrl, adminView } = loaderData;
-  if (adminView) return <AdminServerView server={server} usage={usage} quotaGb={quotaGb} rules={rules} {...adminView} />;
+  const { server, usage, quotaGb, rules, categories, webhookUrl: hookUrl, adminView, canManage } = loaderData;
+  if (adminView) {
+    const note = `Admin view of ${adminView.ownerName}'s server (${adminView.ownerEmail}). Read-only: its owner makes changes; deleting it is on All Servers.`;
+    return <ReadOnlyServerView server={server} usage={usage} quotaGb={quotaGb} rules={rules} note={note} back={{ to: "/admin/servers", label: "All servers (admin)" }} />;
+  }
+  if (!canManage) {
+    const note = "Read-only: your role in this team can see this server but not change it (that needs the Manage servers permission).";
+    return <ReadOnlyServerView server={server} usage={usage} quotaGb={quotaGb} rules={rules} note={note} back={{ to: "/servers", label: "All servers" }} />;
+  }
   return (
     <div className="space-y-6">
       <ServerPageHeader server={server} back={{ to: "/servers", label: "All servers" }} />
@@ -193,21 +203,21 @@ function ServerPageHeader({ server, back }: { server: { id: string; name: string
   );
 }
 
-/** What an admin sees of another owner's server: whose it is, its settings and rules, read-only. */
-function AdminServerView(props: {
+/** A server seen read-only: by a site admin (another team's) or by a member who may not manage servers. */
+function ReadOnlyServerView(props: {
   server: ServerSettings & { id: string; status: string; default_public: boolean; created_at: Date | string };
   usage: { usedBytes: number; fileCount: number };
   quotaGb: number;
   rules: { category: string; days: number }[];
-  ownerName: string;
-  ownerEmail: string;
+  note: string;
+  back: { to: string; label: string };
 }) {
   const { server, usage, quotaGb, rules } = props;
   return (
     <div className="space-y-6">
-      <ServerPageHeader server={server} back={{ to: "/admin/servers", label: "All servers (admin)" }} />
+      <ServerPageHeader server={server} back={props.back} />
       <p role="note" className="rounded-md border border-primary/40 bg-primary/10 p-3 text-sm" data-testid="admin-view">
-        {`Admin view of ${props.ownerName}'s server (${props.ownerEmail}). Read-only: its owner makes changes; deleting it is on All Servers.`}
+        {props.note}
       </p>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">

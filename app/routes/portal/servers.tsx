@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CREATE_INPUT_MAX_MB, parseServerForm } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { createServerWithinQuota, listServersWithUsage } from "~/services/servers/server-settings.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
@@ -22,18 +22,18 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  return { servers: await listServersWithUsage(context.db, user.id) };
+  const { team } = await requireTeam(request, context);
+  return { servers: await listServersWithUsage(context.db, team.id), canManage: team.permissions.includes("manage_servers") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
+  const auth = await requireTeam(request, context, "manage_servers");
   const form = await request.formData();
   const parsed = parseServerForm(form, "Error creating server");
   if (!parsed.ok) return actionFail(parsed.first.toastTitle, parsed.first.message, 400, parsed.errors);
   try {
-    const server = await createServerWithinQuota(context.db, user.id, parsed.data);
-    await recordPortalAudit(context, user.id, { action: "server.create", target: server.name, serverId: server.id });
+    const server = await createServerWithinQuota(context.db, auth.team.id, parsed.data);
+    await recordPortalAudit(context, auth, { action: "server.create", target: server.name, serverId: server.id });
     return actionOk({ type: "success", title: "Server created", description: `Server "${server.name}" has been created successfully.` }, { serverId: server.id });
   } catch (error) {
     if (isDomainError(error, "server_quota_exceeded")) return actionFail("Error creating server", error.message, ERROR_STATUS[error.code]);
@@ -129,7 +129,7 @@ function CreateServerCard({ defaultOpen }: { defaultOpen: boolean }) {
 }
 
 export default function Servers({ loaderData }: Route.ComponentProps) {
-  const { servers } = loaderData;
+  const { servers, canManage } = loaderData;
   const [searchParams] = useSearchParams();
   return (
     <div>
@@ -138,14 +138,16 @@ export default function Servers({ loaderData }: Route.ComponentProps) {
         <div className="mb-6 flex flex-col items-center gap-2 rounded-lg border border-dashed p-8 text-center">
           <ServerIcon className="size-10 text-muted-foreground" aria-hidden />
           <h2 className="text-lg font-semibold">No servers yet</h2>
-          <p className="text-sm text-muted-foreground">Create your first server to start uploading media.</p>
+          <p className="text-sm text-muted-foreground">
+            {canManage ? "Create your first server to start uploading media." : "An owner, admin or developer of this team creates its servers."}
+          </p>
         </div>
       ) : null}
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
         {servers.map((server) => (
           <ServerCard key={server.id} server={server} />
         ))}
-        <CreateServerCard defaultOpen={searchParams.get("new") === "1"} />
+        {canManage ? <CreateServerCard defaultOpen={searchParams.get("new") === "1"} /> : null}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 import { StorageView } from "~/components/media/storage-view";
 import { pageTitle } from "~/lib/site";
 import { listGalleryFiles, normaliseSearch, parseGallerySort } from "~/services/files/gallery.server";
-import { requireUser } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { getStorageSummary, getUsageBreakdown } from "~/services/files/storage-summary.server";
 import { runFileAction } from "~/http/file-actions.server";
 import type { Route } from "./+types/storage";
@@ -13,16 +13,16 @@ export function meta() {
 const STORAGE_PAGE_SIZE = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
+  const { team } = await requireTeam(request, context, "view_media");
   const params = new URL(request.url).searchParams;
   const q = normaliseSearch(params.get("q"));
   const cursor = params.get("cursor");
   // What frees space first: the largest files, unless the owner picks another order.
   const sort = params.has("sort") ? parseGallerySort(params.get("sort")) : "largest";
   const [summary, breakdown, page] = await Promise.all([
-    getStorageSummary(context.db, user.id),
-    getUsageBreakdown(context.db, user.id),
-    listGalleryFiles(context.db, user.id, { search: q, cursor, sort, limit: STORAGE_PAGE_SIZE }),
+    getStorageSummary(context.db, team.id),
+    getUsageBreakdown(context.db, team.id),
+    listGalleryFiles(context.db, team.id, { search: q, cursor, sort, limit: STORAGE_PAGE_SIZE }),
   ]);
   return {
     q,
@@ -46,8 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser(request, context);
-  return runFileAction(context, user.id, await request.formData());
+  return runFileAction(context, await requireTeam(request, context, "view_media"), await request.formData());
 }
 
 export default function Storage({ loaderData }: Route.ComponentProps) {

@@ -2,8 +2,8 @@ import { UploadView } from "~/components/media/upload-view";
 import { exactCategoryOptions } from "~/lib/categories";
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
-import { requireUser } from "~/http/guards.server";
-import { listServersForUser } from "~/services/servers/servers.server";
+import { requireTeam } from "~/http/guards.server";
+import { listServersForTeam } from "~/services/servers/servers.server";
 import type { Route } from "./+types/upload";
 
 export function meta() {
@@ -11,8 +11,8 @@ export function meta() {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(request, context);
-  const [servers, stored] = await Promise.all([listServersForUser(context.db, user.id), listStoredCategories(context.db, { userId: user.id })]);
+  const { team } = await requireTeam(request, context, "view_media");
+  const [servers, stored] = await Promise.all([listServersForTeam(context.db, team.id), listStoredCategories(context.db, { teamId: team.id })]);
   const wanted = new URL(request.url).searchParams.get("server");
   const active = servers.filter((s) => s.status === "active");
   // ?server= picks one; with a single active server there is nothing to choose.

@@ -3,11 +3,10 @@ import type { Db } from "../../../db/index";
 import type { AdminUserRow, Role } from "~/lib/roles";
 import { DomainError } from "~/services/platform/domain-error.server";
 
-/** Every account, newest first, with its server count and stored bytes (spec: the admin list). */
+/** Every account, newest first, with the server count and stored bytes of the teams it owns (spec: the admin list). */
 export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
   const rows = await db
     .selectFrom("users")
-    .leftJoin("account_usage", "account_usage.user_id", "users.id")
     .select((eb) => [
       "users.id",
       "users.email",
@@ -15,8 +14,18 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
       "users.avatar_url",
       "users.role",
       "users.created_at",
-      eb.fn.coalesce("account_usage.used_bytes", sql<number>`0`).as("used_bytes"),
-      eb.selectFrom("servers").select(eb.fn.countAll<number>().as("n")).whereRef("servers.user_id", "=", "users.id").as("servers_count"),
+      eb
+        .selectFrom("account_usage")
+        .innerJoin("teams", "teams.id", "account_usage.team_id")
+        .select(sql<number>`coalesce(sum(account_usage.used_bytes), 0)`.as("n"))
+        .whereRef("teams.owner_user_id", "=", "users.id")
+        .as("used_bytes"),
+      eb
+        .selectFrom("servers")
+        .innerJoin("teams", "teams.id", "servers.team_id")
+        .select(eb.fn.countAll<number>().as("n"))
+        .whereRef("teams.owner_user_id", "=", "users.id")
+        .as("servers_count"),
     ])
     .orderBy("users.created_at", "desc")
     .execute();

@@ -31,6 +31,8 @@ export interface ActiveSession {
   /** True when this read moved the expiry forward, so the cookie should be re-sent. */
   extended: boolean;
   user: SessionUser;
+  /** The team this session switched to, if any (checked against membership when used). */
+  chosenTeamId: string | null;
 }
 
 export interface NewSession {
@@ -74,6 +76,7 @@ export async function readSession(db: Db, token: string): Promise<ActiveSession 
     .select([
       "sessions.id as session_id",
       "sessions.expires_at",
+      "sessions.team_id",
       "users.id",
       "users.email",
       "users.display_name",
@@ -104,6 +107,7 @@ export async function readSession(db: Db, token: string): Promise<ActiveSession 
     id,
     expiresAt: effectiveExpiry,
     extended,
+    chosenTeamId: row.team_id,
     user: {
       id: row.id,
       email: row.email,

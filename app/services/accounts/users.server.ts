@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import type { Role, User } from "../../../db/schema";
 import { hashPassword } from "~/services/accounts/passwords.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { createTeam } from "~/services/teams/teams.server";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -51,8 +52,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
         if (error.code === "23505") throw new DomainError("email_taken", "User already registered");
         throw error;
       });
-    await trx.insertInto("account_usage").values({ user_id: user.id }).execute();
-    await trx.insertInto("subscriptions").values({ user_id: user.id }).execute();
+    await createTeam(trx, { id: user.id, name: user.display_name ?? "Personal", ownerUserId: user.id });
     if (input.identity) {
       const { provider, providerUserId, username, avatar, email: providerEmail } = input.identity;
       await trx

@@ -31,7 +31,7 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
       .insertInto("audit_logs")
       .values(
         batch.map(({ caller, call, at }) => ({
-          user_id: caller.userId,
+          team_id: caller.teamId,
           server_id: caller.serverId,
           api_key_id: caller.keyId,
           action: call.action,

@@ -13,7 +13,7 @@ export interface ApiCaller {
   keyId: string;
   serverId: string;
   /** The server owner, whose quota uploads use. */
-  userId: string;
+  teamId: string;
   permissions: ApiKeyPermission[];
   tier: Tier;
   serverStatus: string;
@@ -123,7 +123,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   return {
     keyId: row.id,
     serverId: row.server_id,
-    userId: row.owner_id,
+    teamId: row.owner_id,
     permissions,
     tier,
     serverStatus: row.server_status,

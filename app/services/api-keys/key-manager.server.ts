@@ -7,13 +7,13 @@ import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
 import {
   createApiKey,
   deleteApiKey,
-  findApiKeyForUser,
+  findApiKeyForTeam,
   listApiKeys,
   regenerateApiKey,
   updateApiKey,
   type ApiKeySummary,
 } from "~/services/api-keys/keys.server";
-import { findServerForUser, listServersForUser } from "~/services/servers/servers.server";
+import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 
 /**
  * The portal's key manager over JSON (`/api/keys`), shaped like the spec's api-key-manager:
@@ -59,13 +59,13 @@ function keyNotFound(): DomainError {
   return new DomainError("not_found", "API key not found");
 }
 
-async function withServerNames(db: Db, userId: string, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
-  const names = new Map((await listServersForUser(db, userId)).map((s) => [s.id, s.name]));
+async function withServerNames(db: Db, teamId: string, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
+  const names = new Map((await listServersForTeam(db, teamId)).map((s) => [s.id, s.name]));
   return keys.map((key) => ({ ...key, servers: names.has(key.server_id) ? { name: names.get(key.server_id)! } : null }));
 }
 
-export async function listManagedKeys(db: Db, userId: string, serverId?: string): Promise<ManagedApiKey[]> {
-  return withServerNames(db, userId, await listApiKeys(db, userId, serverId));
+export async function listManagedKeys(db: Db, teamId: string, serverId?: string): Promise<ManagedApiKey[]> {
+  return withServerNames(db, teamId, await listApiKeys(db, teamId, serverId));
 }
 
 /** What a key manager call changed, for the audit trail. */
@@ -82,19 +82,19 @@ export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "i
  * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
  * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
  */
-export async function runKeyManagerPost(db: Db, userId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent }> {
+export async function runKeyManagerPost(db: Db, teamId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
     if (!parsed.success) throw invalid(parsed.error);
     const { key_id: keyId, operation } = parsed.data;
     if (operation === "delete") {
-      const existing = await findApiKeyForUser(db, userId, keyId);
-      if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+      const existing = await findApiKeyForTeam(db, teamId, keyId);
+      if (!existing || !(await deleteApiKey(db, teamId, keyId))) throw keyNotFound();
       return { status: 200, body: { data: { id: keyId } }, event: keyEvent("key.delete", existing) };
     }
-    const regenerated = await regenerateApiKey(db, userId, keyId);
+    const regenerated = await regenerateApiKey(db, teamId, keyId);
     if (!regenerated) throw keyNotFound();
-    const [key] = await withServerNames(db, userId, [regenerated.key]);
+    const [key] = await withServerNames(db, teamId, [regenerated.key]);
     return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret }, event: keyEvent("key.regenerate", regenerated.key) };
   }
 
@@ -102,12 +102,12 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
   const scopes = parseKeyScopes(input);
-  const server = await findServerForUser(db, userId, input.server_id);
+  const server = await findServerForTeam(db, teamId, input.server_id);
   if (!server) throw new DomainError("not_found", "Server not found");
   const created = await createApiKey(db, {
     scopes,
     serverId: server.id,
-    userId,
+    teamId,
     name: input.name,
     permissions: input.permissions ?? DEFAULT_API_KEY_PERMISSIONS,
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
@@ -117,12 +117,12 @@ export async function runKeyManagerPost(db: Db, userId: string, body: unknown): 
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
-export async function updateManagedKey(db: Db, userId: string, keyId: string, body: unknown): Promise<ManagedApiKey> {
+export async function updateManagedKey(db: Db, teamId: string, keyId: string, body: unknown): Promise<ManagedApiKey> {
   if (!isKeyId(keyId)) throw keyNotFound();
   const parsed = updateSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
-  const updated = await updateApiKey(db, userId, keyId, {
+  const updated = await updateApiKey(db, teamId, keyId, {
     scopes: parseKeyScopes(input),
     name: input.name,
     permissions: input.permissions,
@@ -130,13 +130,13 @@ export async function updateManagedKey(db: Db, userId: string, keyId: string, bo
     expiresAt: input.expires_at === undefined ? undefined : input.expires_at ? new Date(input.expires_at) : null,
   });
   if (!updated) throw keyNotFound();
-  const [key] = await withServerNames(db, userId, [updated]);
+  const [key] = await withServerNames(db, teamId, [updated]);
   return key;
 }
 
-export async function deleteManagedKey(db: Db, userId: string, keyId: string): Promise<KeyEvent> {
+export async function deleteManagedKey(db: Db, teamId: string, keyId: string): Promise<KeyEvent> {
   if (!isKeyId(keyId)) throw keyNotFound();
-  const existing = await findApiKeyForUser(db, userId, keyId);
-  if (!existing || !(await deleteApiKey(db, userId, keyId))) throw keyNotFound();
+  const existing = await findApiKeyForTeam(db, teamId, keyId);
+  if (!existing || !(await deleteApiKey(db, teamId, keyId))) throw keyNotFound();
   return keyEvent("key.delete", existing);
 }

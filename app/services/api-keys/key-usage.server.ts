@@ -34,11 +34,11 @@ export interface ApiCallRecord {
 }
 
 /** Each of a user's keys' calls since `since`, counted from the audit rows (keys without calls are absent). */
-export async function countCallsByKey(db: Db, userId: string, since: Date): Promise<Map<string, number>> {
+export async function countCallsByKey(db: Db, teamId: string, since: Date): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom("audit_logs")
     .select(["api_key_id", (eb) => eb.fn.countAll<string | number>().as("calls")])
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .where("created_at", ">=", since)
     .where("api_key_id", "is not", null)
     .groupBy("api_key_id")

@@ -48,7 +48,7 @@ export function normalisePermissions(input: readonly string[] | undefined): ApiK
 const summaryColumns = [
   "id",
   "server_id",
-  "user_id",
+  "team_id",
   "name",
   "key_prefix",
   "permissions",
@@ -63,7 +63,7 @@ const summaryColumns = [
 
 export interface CreateApiKeyInput {
   serverId: string;
-  userId: string;
+  teamId: string;
   name: string;
   permissions?: readonly string[];
   expiresAt?: Date | null;
@@ -77,7 +77,7 @@ export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<Cr
     .insertInto("api_keys")
     .values({
       server_id: input.serverId,
-      user_id: input.userId,
+      team_id: input.teamId,
       name: input.name.trim().slice(0, 100) || "API key",
       key_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH),
       key_hash: hashApiKey(secret),
@@ -93,24 +93,24 @@ export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<Cr
 }
 
 /** The user's keys, newest first, optionally for one server. */
-export function listApiKeys(db: Db, userId: string, serverId?: string): Promise<ApiKeySummary[]> {
-  let query = db.selectFrom("api_keys").select(summaryColumns).where("user_id", "=", userId);
+export function listApiKeys(db: Db, teamId: string, serverId?: string): Promise<ApiKeySummary[]> {
+  let query = db.selectFrom("api_keys").select(summaryColumns).where("team_id", "=", teamId);
   if (serverId) query = query.where("server_id", "=", serverId);
   return query.orderBy("created_at", "desc").execute();
 }
 
-export function findApiKeyForUser(db: Db, userId: string, id: string): Promise<ApiKeySummary | undefined> {
-  return db.selectFrom("api_keys").select(summaryColumns).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+export function findApiKeyForTeam(db: Db, teamId: string, id: string): Promise<ApiKeySummary | undefined> {
+  return db.selectFrom("api_keys").select(summaryColumns).where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
 }
 
 /** A new secret for the same key row: the old secret stops working with this UPDATE. */
-export async function regenerateApiKey(db: Db, userId: string, id: string): Promise<CreatedApiKey | undefined> {
+export async function regenerateApiKey(db: Db, teamId: string, id: string): Promise<CreatedApiKey | undefined> {
   const secret = newSecret();
   const key = await db
     .updateTable("api_keys")
     .set({ key_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH), key_hash: hashApiKey(secret), status: "active", last_used_at: null })
     .where("id", "=", id)
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .returning(summaryColumns)
     .executeTakeFirst();
   return key ? { key, secret } : undefined;
@@ -125,7 +125,7 @@ export interface UpdateApiKeyInput {
   scopes?: Partial<KeyScopes>;
 }
 
-export async function updateApiKey(db: Db, userId: string, id: string, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
+export async function updateApiKey(db: Db, teamId: string, id: string, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
   const changes: Record<string, unknown> = {};
   if (input.name !== undefined) changes.name = input.name.trim().slice(0, 100) || "API key";
   if (input.permissions !== undefined) changes.permissions = normalisePermissions(input.permissions);
@@ -134,16 +134,16 @@ export async function updateApiKey(db: Db, userId: string, id: string, input: Up
   if (input.scopes?.categories !== undefined) changes.allowed_categories = input.scopes.categories;
   if (input.scopes?.maxFileBytes !== undefined) changes.max_file_bytes = input.scopes.maxFileBytes;
   if (input.scopes?.addresses !== undefined) changes.allowed_ips = input.scopes.addresses;
-  if (Object.keys(changes).length === 0) return findApiKeyForUser(db, userId, id);
-  return db.updateTable("api_keys").set(changes).where("id", "=", id).where("user_id", "=", userId).returning(summaryColumns).executeTakeFirst();
+  if (Object.keys(changes).length === 0) return findApiKeyForTeam(db, teamId, id);
+  return db.updateTable("api_keys").set(changes).where("id", "=", id).where("team_id", "=", teamId).returning(summaryColumns).executeTakeFirst();
 }
 
-export function revokeApiKey(db: Db, userId: string, id: string): Promise<ApiKeySummary | undefined> {
-  return updateApiKey(db, userId, id, { status: "revoked" });
+export function revokeApiKey(db: Db, teamId: string, id: string): Promise<ApiKeySummary | undefined> {
+  return updateApiKey(db, teamId, id, { status: "revoked" });
 }
 
-export async function deleteApiKey(db: Db, userId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("api_keys").where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+export async function deleteApiKey(db: Db, teamId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("api_keys").where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
 
@@ -156,19 +156,19 @@ export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?
   return db
     .selectFrom("api_keys")
     .innerJoin("servers", "servers.id", "api_keys.server_id")
-    .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
-    .leftJoin("account_usage", "account_usage.user_id", "servers.user_id")
+    .leftJoin("subscriptions", "subscriptions.team_id", "servers.team_id")
+    .leftJoin("account_usage", "account_usage.team_id", "servers.team_id")
     .select([
       "api_keys.id",
       "api_keys.server_id",
-      "api_keys.user_id",
+      "api_keys.team_id",
       "api_keys.name",
       "api_keys.permissions",
       "api_keys.status",
       "api_keys.expires_at",
       "api_keys.last_used_at",
       "servers.status as server_status",
-      "servers.user_id as owner_id",
+      "servers.team_id as owner_id",
       "servers.max_file_size_mb",
       "servers.allowed_file_types",
       "servers.default_public",
@@ -180,7 +180,7 @@ export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?
       "subscriptions.tier",
       "account_usage.used_bytes",
     ])
-    .select(options.withQuota ? quotaBytesSql(sql.ref<string>("servers.user_id"), options.now ?? new Date()).as("quota_bytes") : sql<number | null>`NULL::bigint`.as("quota_bytes"))
+    .select(options.withQuota ? quotaBytesSql(sql.ref<string>("servers.team_id"), options.now ?? new Date()).as("quota_bytes") : sql<number | null>`NULL::bigint`.as("quota_bytes"))
     .where("api_keys.key_hash", "=", hashApiKey(secret))
     .executeTakeFirst();
 }

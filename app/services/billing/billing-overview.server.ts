@@ -5,14 +5,14 @@ import { getBilling } from "~/services/billing/stripe-client.server";
 import { checkSubscription } from "~/services/billing/subscriptions.server";
 
 /** Everything the Billing screen shows, read in one go. */
-export async function loadBillingPage(db: Db, config: Config, userId: string, now: Date = new Date()) {
+export async function loadBillingPage(db: Db, config: Config, teamId: string, now: Date = new Date()) {
   const [subscription, quota, addons] = await Promise.all([
-    checkSubscription(db, userId, now),
-    getAccountQuota(db, userId, now),
+    checkSubscription(db, teamId, now),
+    getAccountQuota(db, teamId, now),
     db
       .selectFrom("storage_addons")
       .select(["gb", "expires_at"])
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .where((w) => w.or([w("expires_at", "is", null), w("expires_at", ">", now)]))
       .orderBy("created_at")
       .execute(),

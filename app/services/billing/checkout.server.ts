@@ -6,10 +6,11 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import type { Billing } from "~/services/billing/stripe-client.server";
 import { isLiveStatus, saveStripeCustomer } from "~/services/billing/subscriptions.server";
 
-export interface BillingUser {
-  id: string;
+/** Who pays: the team, with the e-mail and name Stripe shows on its customer. */
+export interface BillingAccount {
+  teamId: string;
   email: string | null;
-  displayName?: string | null;
+  name?: string | null;
 }
 
 async function resolvePriceId(billing: Billing, tier: PaidTier): Promise<string> {
@@ -38,29 +39,29 @@ export async function tierForPrice(billing: Billing, price: { id: string; lookup
   return undefined;
 }
 
-async function ensureCustomer(db: Db, billing: Billing, user: BillingUser): Promise<string> {
-  const row = await db.selectFrom("subscriptions").select("stripe_customer_id").where("user_id", "=", user.id).executeTakeFirst();
+async function ensureCustomer(db: Db, billing: Billing, account: BillingAccount): Promise<string> {
+  const row = await db.selectFrom("subscriptions").select("stripe_customer_id").where("team_id", "=", account.teamId).executeTakeFirst();
   if (row?.stripe_customer_id) return row.stripe_customer_id;
   // The idempotency key makes two simultaneous first checkouts share one customer.
   const customer = await billing.stripe.customers.create(
-    { email: user.email ?? undefined, name: user.displayName ?? undefined, metadata: { user_id: user.id } },
-    { idempotencyKey: `stash-customer-${user.id}` },
+    { email: account.email ?? undefined, name: account.name ?? undefined, metadata: { team_id: account.teamId } },
+    { idempotencyKey: `stash-customer-${account.teamId}` },
   );
-  await saveStripeCustomer(db, user.id, customer.id);
+  await saveStripeCustomer(db, account.teamId, customer.id);
   return customer.id;
 }
 
-async function liveStripeSubscription(db: Db, userId: string): Promise<boolean> {
+async function liveStripeSubscription(db: Db, teamId: string): Promise<boolean> {
   const row = await db
     .selectFrom("subscriptions")
     .select(["tier", "status", "stripe_subscription_id"])
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .executeTakeFirst();
   return Boolean(row?.stripe_subscription_id && row.tier !== "free" && isLiveStatus(row.status));
 }
 
 export interface CheckoutInput {
-  user: BillingUser;
+  account: BillingAccount;
   tier: unknown;
   appUrl: string;
 }
@@ -73,14 +74,14 @@ export interface CheckoutInput {
 export async function createCheckout(db: Db, billing: Billing, input: CheckoutInput): Promise<{ url: string }> {
   if (!isPaidTier(input.tier)) throw new DomainError("plan_unavailable", "Please choose one of the paid plans");
   const tier = input.tier;
-  if (await liveStripeSubscription(db, input.user.id)) return openCustomerPortal(db, billing, input);
+  if (await liveStripeSubscription(db, input.account.teamId)) return openCustomerPortal(db, billing, input);
   const price = await resolvePriceId(billing, tier);
-  const customer = await ensureCustomer(db, billing, input.user);
-  const metadata = { user_id: input.user.id, tier };
+  const customer = await ensureCustomer(db, billing, input.account);
+  const metadata = { team_id: input.account.teamId, tier };
   const session = await billing.stripe.checkout.sessions.create({
     mode: "subscription",
     customer,
-    client_reference_id: input.user.id,
+    client_reference_id: input.account.teamId,
     line_items: [{ price, quantity: 1 }],
     metadata,
     subscription_data: { metadata },
@@ -91,14 +92,14 @@ export async function createCheckout(db: Db, billing: Billing, input: CheckoutIn
   return { url: session.url };
 }
 
-export async function openCustomerPortal(db: Db, billing: Billing, input: { user: BillingUser; appUrl: string }): Promise<{ url: string }> {
-  const customer = await ensureCustomer(db, billing, input.user);
+export async function openCustomerPortal(db: Db, billing: Billing, input: { account: BillingAccount; appUrl: string }): Promise<{ url: string }> {
+  const customer = await ensureCustomer(db, billing, input.account);
   const session = await billing.stripe.billingPortal.sessions.create({ customer, return_url: `${input.appUrl}/billing` });
   return { url: session.url };
 }
 
 export interface StoragePurchaseInput {
-  user: BillingUser;
+  account: BillingAccount;
   storageGb: unknown;
   appUrl: string;
 }
@@ -115,13 +116,13 @@ export function validateStorageGb(value: unknown): number {
 /** A one-time Checkout for GB × the account's tier rate; the webhook grants the storage. */
 export async function purchaseStorage(db: Db, billing: Billing, input: StoragePurchaseInput): Promise<{ url: string }> {
   const gb = validateStorageGb(input.storageGb);
-  const { tier } = await getAccountQuota(db, input.user.id);
-  const customer = await ensureCustomer(db, billing, input.user);
-  const metadata = { kind: "storage_addon", user_id: input.user.id, storage_gb: String(gb), tier };
+  const { tier } = await getAccountQuota(db, input.account.teamId);
+  const customer = await ensureCustomer(db, billing, input.account);
+  const metadata = { kind: "storage_addon", team_id: input.account.teamId, storage_gb: String(gb), tier };
   const session = await billing.stripe.checkout.sessions.create({
     mode: "payment",
     customer,
-    client_reference_id: input.user.id,
+    client_reference_id: input.account.teamId,
     line_items: [
       {
         quantity: gb,

@@ -11,8 +11,8 @@ export interface StorageOverage {
  * The account's overage after a downgrade, a lapsed subscription or an expired add-on; null
  * while usage fits. Uploads are already refused by reserveQuota; this is for telling the owner.
  */
-export async function getStorageOverage(db: Db, userId: string, now: Date = new Date()): Promise<StorageOverage | null> {
-  const quota = await getAccountQuota(db, userId, now);
+export async function getStorageOverage(db: Db, teamId: string, now: Date = new Date()): Promise<StorageOverage | null> {
+  const quota = await getAccountQuota(db, teamId, now);
   if (quota.usedBytes <= quota.quotaBytes) return null;
   return { usedBytes: quota.usedBytes, quotaBytes: quota.quotaBytes, overBytes: quota.usedBytes - quota.quotaBytes };
 }

@@ -7,10 +7,10 @@ import type { Logger } from "~/services/platform/logger.server";
 import type { Billing } from "~/services/billing/stripe-client.server";
 import {
   currentCycleEnd,
-  findUserIdByStripeCustomer,
+  findTeamIdByStripeCustomer,
   grantStorageAddon,
   isLiveStatus,
-  setUserPlan,
+  setTeamPlan,
 } from "~/services/billing/subscriptions.server";
 
 /** Checks the Stripe-Signature header against the raw body, exactly as received. */
@@ -25,11 +25,13 @@ export function verifyWebhook(billing: Billing, rawBody: Buffer, signature: stri
 
 type Effect =
   | { kind: "subscription"; subscription: Stripe.Subscription }
-  | { kind: "addon"; userId: string; gb: number; reference: string }
+  | { kind: "addon"; teamId: string; gb: number; reference: string }
   | { kind: "none" };
 
 export type WebhookOutcome = "processed" | "duplicate";
 
+/** The team a checkout or subscription is for; customers made before teams carry `user_id`, the same id. */
+const teamIdOf = (metadata: Stripe.Metadata | null | undefined) => metadata?.team_id ?? metadata?.user_id;
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : value?.id);
 
 /**
@@ -61,9 +63,9 @@ async function effectOf(billing: Billing, event: Stripe.Event): Promise<Effect> 
         return { kind: "subscription", subscription: await readSubscription(billing, subscriptionId) };
       }
       const gb = Number(session.metadata?.storage_gb);
-      const userId = session.metadata?.user_id;
-      if (session.mode === "payment" && session.metadata?.kind === "storage_addon" && session.payment_status === "paid" && userId && Number.isInteger(gb) && gb > 0) {
-        return { kind: "addon", userId, gb, reference: session.id };
+      const teamId = teamIdOf(session.metadata);
+      if (session.mode === "payment" && session.metadata?.kind === "storage_addon" && session.payment_status === "paid" && teamId && Number.isInteger(gb) && gb > 0) {
+        return { kind: "addon", teamId, gb, reference: session.id };
       }
       return { kind: "none" };
     }
@@ -103,22 +105,22 @@ async function subscriptionTier(billing: Billing, subscription: Stripe.Subscript
 
 async function applySubscription(db: Db, billing: Billing, logger: Logger, subscription: Stripe.Subscription, now: Date) {
   const customerId = idOf(subscription.customer);
-  const userId = subscription.metadata?.user_id ?? (customerId ? await findUserIdByStripeCustomer(db, customerId) : undefined);
-  const user = userId ? await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst() : undefined;
-  if (!user) {
-    logger.warn({ subscription: subscription.id, customer: customerId }, "stripe subscription for an unknown user ignored");
+  const teamId = teamIdOf(subscription.metadata) ?? (customerId ? await findTeamIdByStripeCustomer(db, customerId) : undefined);
+  const team = teamId ? await db.selectFrom("teams").select("id").where("id", "=", teamId).executeTakeFirst() : undefined;
+  if (!team) {
+    logger.warn({ subscription: subscription.id, customer: customerId }, "stripe subscription for an unknown team ignored");
     return;
   }
   const stored = await db
     .selectFrom("subscriptions")
     .select(["stripe_subscription_id", "tier", "status"])
-    .where("user_id", "=", user.id)
+    .where("team_id", "=", team.id)
     .executeTakeFirst();
   const tier = await subscriptionTier(billing, subscription);
   if (isLiveStatus(subscription.status) && tier) {
-    await setUserPlan(
+    await setTeamPlan(
       db,
-      user.id,
+      team.id,
       { tier, status: subscription.status, stripeCustomerId: customerId ?? null, stripeSubscriptionId: subscription.id, currentPeriodEnd: periodEnd(subscription) },
       now,
     );
@@ -128,9 +130,9 @@ async function applySubscription(db: Db, billing: Billing, logger: Logger, subsc
   const isCurrent = !stored?.stripe_subscription_id || stored.stripe_subscription_id === subscription.id;
   const currentIsLive = stored && stored.tier !== "free" && isLiveStatus(stored.status);
   if (!isCurrent && currentIsLive) return;
-  await setUserPlan(
+  await setTeamPlan(
     db,
-    user.id,
+    team.id,
     { tier: "free", status: subscription.status, stripeCustomerId: customerId ?? null, stripeSubscriptionId: subscription.id, currentPeriodEnd: null },
     now,
   );
@@ -161,12 +163,12 @@ export async function handleStripeEvent(
     if (!claimed) return "duplicate";
     if (effect.kind === "subscription") await applySubscription(trx, billing, logger, effect.subscription, now);
     if (effect.kind === "addon") {
-      const user = await trx.selectFrom("users").select("id").where("id", "=", effect.userId).executeTakeFirst();
-      if (user) {
-        const expiresAt = await currentCycleEnd(trx, user.id, now);
-        await grantStorageAddon(trx, { userId: user.id, gb: effect.gb, expiresAt, stripeReference: effect.reference });
+      const team = await trx.selectFrom("teams").select("id").where("id", "=", effect.teamId).executeTakeFirst();
+      if (team) {
+        const expiresAt = await currentCycleEnd(trx, team.id, now);
+        await grantStorageAddon(trx, { teamId: team.id, gb: effect.gb, expiresAt, stripeReference: effect.reference });
       } else {
-        logger.warn({ session: effect.reference }, "storage purchase for an unknown user ignored");
+        logger.warn({ session: effect.reference }, "storage purchase for an unknown team ignored");
       }
     }
     return "processed";

@@ -19,10 +19,10 @@ export interface SubscriptionState {
   storage_quota_gb: number;
 }
 
-export async function checkSubscription(db: Db, userId: string, now: Date = new Date()): Promise<SubscriptionState> {
+export async function checkSubscription(db: Db, teamId: string, now: Date = new Date()): Promise<SubscriptionState> {
   const [row, quota] = await Promise.all([
-    db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("user_id", "=", userId).executeTakeFirst(),
-    getAccountQuota(db, userId, now),
+    db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("team_id", "=", teamId).executeTakeFirst(),
+    getAccountQuota(db, teamId, now),
   ]);
   const tier = quota.tier;
   return {
@@ -44,11 +44,11 @@ export interface PlanChange {
 }
 
 /**
- * Puts a user on a plan (webhooks, the admin screen, the CLI). Moving to a paid plan lifts the
- * free plan's 30-day expiry from the user's files; per-category retention rules still apply,
+ * Puts a team on a plan (webhooks, the admin screen, the CLI). Moving to a paid plan lifts the
+ * free plan's 30-day expiry from the team's files; per-category retention rules still apply,
  * because the sweep evaluates them itself. Moving down deletes nothing.
  */
-export async function setUserPlan(db: Db, userId: string, change: PlanChange, now: Date = new Date()): Promise<void> {
+export async function setTeamPlan(db: Db, teamId: string, change: PlanChange, now: Date = new Date()): Promise<void> {
   const values = {
     tier: change.tier,
     status: change.status ?? "active",
@@ -57,17 +57,17 @@ export async function setUserPlan(db: Db, userId: string, change: PlanChange, no
     ...(change.stripeCustomerId !== undefined ? { stripe_customer_id: change.stripeCustomerId } : {}),
     ...(change.stripeSubscriptionId !== undefined ? { stripe_subscription_id: change.stripeSubscriptionId } : {}),
   };
-  const before = await db.selectFrom("subscriptions").select(["tier", "status"]).where("user_id", "=", userId).executeTakeFirst();
+  const before = await db.selectFrom("subscriptions").select(["tier", "status"]).where("team_id", "=", teamId).executeTakeFirst();
   await db
     .insertInto("subscriptions")
-    .values({ user_id: userId, ...values })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet(values))
+    .values({ team_id: teamId, ...values })
+    .onConflict((oc) => oc.column("team_id").doUpdateSet(values))
     .execute();
-  if (isPaidTier(change.tier) && isLiveStatus(values.status)) await clearPlanExpiry(db, userId);
+  if (isPaidTier(change.tier) && isLiveStatus(values.status)) await clearPlanExpiry(db, teamId);
   // Stripe repeats a subscription's state in many events; the trail records changes only.
   if (before?.tier !== values.tier || before?.status !== values.status) {
     await recordAudit(db, {
-      userId,
+      teamId,
       actorUserId: change.by?.userId ?? null,
       ip: change.by?.ip ?? null,
       action: "plan.change",
@@ -77,31 +77,31 @@ export async function setUserPlan(db: Db, userId: string, change: PlanChange, no
   }
 }
 
-export async function clearPlanExpiry(db: Db, userId: string): Promise<void> {
+export async function clearPlanExpiry(db: Db, teamId: string): Promise<void> {
   await db
     .updateTable("files")
     .set({ expires_at: null, expiry_notified_at: null })
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .where("expires_at", "is not", null)
     .execute();
 }
 
 /** Records the Stripe customer of a user, creating the subscriptions row when missing. */
-export async function saveStripeCustomer(db: Db, userId: string, customerId: string): Promise<void> {
+export async function saveStripeCustomer(db: Db, teamId: string, customerId: string): Promise<void> {
   await db
     .insertInto("subscriptions")
-    .values({ user_id: userId, stripe_customer_id: customerId, updated_at: new Date() })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet({ stripe_customer_id: customerId, updated_at: new Date() }))
+    .values({ team_id: teamId, stripe_customer_id: customerId, updated_at: new Date() })
+    .onConflict((oc) => oc.column("team_id").doUpdateSet({ stripe_customer_id: customerId, updated_at: new Date() }))
     .execute();
 }
 
-export async function findUserIdByStripeCustomer(db: Db, customerId: string): Promise<string | undefined> {
-  const row = await db.selectFrom("subscriptions").select("user_id").where("stripe_customer_id", "=", customerId).executeTakeFirst();
-  return row?.user_id;
+export async function findTeamIdByStripeCustomer(db: Db, customerId: string): Promise<string | undefined> {
+  const row = await db.selectFrom("subscriptions").select("team_id").where("stripe_customer_id", "=", customerId).executeTakeFirst();
+  return row?.team_id;
 }
 
 export interface AddonGrant {
-  userId: string;
+  teamId: string;
   gb: number;
   expiresAt: Date | null;
   /** The Checkout session id; unique, so a replayed purchase adds nothing. */
@@ -112,7 +112,7 @@ export interface AddonGrant {
 export async function grantStorageAddon(db: Db, grant: AddonGrant): Promise<boolean> {
   const inserted = await db
     .insertInto("storage_addons")
-    .values({ user_id: grant.userId, gb: grant.gb, expires_at: grant.expiresAt, stripe_reference: grant.stripeReference })
+    .values({ team_id: grant.teamId, gb: grant.gb, expires_at: grant.expiresAt, stripe_reference: grant.stripeReference })
     .onConflict((oc) => oc.column("stripe_reference").doNothing())
     .returning("id")
     .executeTakeFirst();
@@ -123,8 +123,8 @@ export async function grantStorageAddon(db: Db, grant: AddonGrant): Promise<bool
  * The end of the user's current billing cycle, when an add-on bought now expires: the paid
  * subscription's period end, or for accounts without one a month from now.
  */
-export async function currentCycleEnd(db: Db, userId: string, now: Date = new Date()): Promise<Date> {
-  const row = await db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("user_id", "=", userId).executeTakeFirst();
+export async function currentCycleEnd(db: Db, teamId: string, now: Date = new Date()): Promise<Date> {
+  const row = await db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("team_id", "=", teamId).executeTakeFirst();
   if (row && row.tier !== "free" && isLiveStatus(row.status) && row.current_period_end && row.current_period_end > now) {
     return row.current_period_end;
   }
@@ -137,10 +137,10 @@ export async function currentCycleEnd(db: Db, userId: string, now: Date = new Da
  * Sets the storage an administrator grants by hand (no Stripe reference, no expiry), replacing
  * any earlier manual grant; purchased add-ons are left alone.
  */
-export async function setManualAddonGb(db: Db, userId: string, gb: number): Promise<void> {
+export async function setManualAddonGb(db: Db, teamId: string, gb: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom("storage_addons").where("user_id", "=", userId).where("stripe_reference", "is", null).execute();
-    if (gb > 0) await trx.insertInto("storage_addons").values({ user_id: userId, gb, expires_at: null }).execute();
+    await trx.deleteFrom("storage_addons").where("team_id", "=", teamId).where("stripe_reference", "is", null).execute();
+    if (gb > 0) await trx.insertInto("storage_addons").values({ team_id: teamId, gb, expires_at: null }).execute();
   });
 }
 
@@ -149,18 +149,18 @@ export interface AdminPlanView {
   addonGb: number;
 }
 
-/** Each user's plan and hand-granted storage, for the admin Users screen. */
+/** Each team's plan and hand-granted storage by team id, for the admin screens (an account's personal team has its id). */
 export async function listPlansForAdmin(db: Db): Promise<Record<string, AdminPlanView>> {
   const rows = await db
-    .selectFrom("users")
-    .leftJoin("subscriptions", "subscriptions.user_id", "users.id")
+    .selectFrom("teams")
+    .leftJoin("subscriptions", "subscriptions.team_id", "teams.id")
     .select((eb) => [
-      "users.id",
+      "teams.id",
       "subscriptions.tier",
       eb
         .selectFrom("storage_addons")
         .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
-        .whereRef("storage_addons.user_id", "=", "users.id")
+        .whereRef("storage_addons.team_id", "=", "teams.id")
         .where("storage_addons.stripe_reference", "is", null)
         .as("addon_gb"),
     ])

@@ -40,7 +40,7 @@ export async function deleteServerFile(
     const file = await trx.deleteFrom("files").where("id", "=", fileId).where("server_id", "=", serverId).returningAll().executeTakeFirst();
     if (!file) return undefined;
     const released = Number(file.size_bytes) + variantBytes;
-    await releaseQuota(trx, file.user_id, released);
+    await releaseQuota(trx, file.team_id, released);
     await trx
       .updateTable("servers")
       .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${released}::bigint, 0)` })
@@ -78,7 +78,7 @@ export async function deleteServerWithFiles(
 ): Promise<DeletedServer | undefined> {
   const outcome = await db.transaction().execute(async (trx) => {
     let query = trx.selectFrom("servers").selectAll().where("id", "=", serverId);
-    if (options.ownerId) query = query.where("user_id", "=", options.ownerId);
+    if (options.ownerId) query = query.where("team_id", "=", options.ownerId);
     const server = await query.forUpdate().executeTakeFirst();
     if (!server) return undefined;
     const files = await trx.selectFrom("files").select(["id", "storage_key", "size_bytes", "server_id", "category", "filename"]).where("server_id", "=", serverId).execute();
@@ -90,7 +90,7 @@ export async function deleteServerWithFiles(
       .execute();
     const bytes = files.reduce((sum, f) => sum + Number(f.size_bytes), 0) + (await onDemandVariantBytes(trx, { serverId }));
     await trx.deleteFrom("servers").where("id", "=", serverId).execute();
-    if (bytes > 0) await releaseQuota(trx, server.user_id, bytes);
+    if (bytes > 0) await releaseQuota(trx, server.team_id, bytes);
     return { server, bytes, files, keys: [...files.map((f) => f.storage_key), ...variants.map((v) => v.storage_key)], fileCount: files.length };
   });
   if (!outcome) return undefined;

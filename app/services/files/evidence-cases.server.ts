@@ -21,7 +21,7 @@ export interface EvidenceCase {
 }
 
 /** Who put a file in a case: a person in the portal or a script's key. */
-export type CaseActor = { userId: string } | { keyId: string };
+export type CaseActor = { userId: string | null } | { keyId: string };
 
 const CASE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 export const MAX_CASE_FILES = 500;
@@ -55,7 +55,7 @@ const toCase = (row: CaseRow): EvidenceCase => ({
  * Opens case `number` on a server, or answers the one already there (an MDT may send the same case
  * with every upload); a title or notes given for an existing case replace its own.
  */
-export async function openCase(db: Db, input: { serverId: string; userId: string; body: unknown }): Promise<{ evidenceCase: EvidenceCase; created: boolean }> {
+export async function openCase(db: Db, input: { serverId: string; teamId: string; body: unknown }): Promise<{ evidenceCase: EvidenceCase; created: boolean }> {
   const parsed = caseInput.safeParse(input.body ?? {});
   if (!parsed.success) throw new DomainError("invalid_request", parsed.error.issues[0]?.message ?? "Invalid case");
   const { number, title, notes } = parsed.data;
@@ -72,7 +72,7 @@ export async function openCase(db: Db, input: { serverId: string; userId: string
   }
   const row = await db
     .insertInto("cases")
-    .values({ server_id: input.serverId, user_id: input.userId, number, title: title || `Case ${number}`, notes: notes ?? "", signing_key: randomBytes(32).toString("hex") })
+    .values({ server_id: input.serverId, team_id: input.teamId, number, title: title || `Case ${number}`, notes: notes ?? "", signing_key: randomBytes(32).toString("hex") })
     .onConflict((oc) => oc.columns(["server_id", "number"]).doNothing())
     .returning(columns)
     .executeTakeFirst();
@@ -243,13 +243,13 @@ export interface CaseSummary extends EvidenceCase {
 }
 
 /** Every case of the user's servers, open ones first, newest first. */
-export async function listCasesForUser(db: Db, userId: string): Promise<CaseSummary[]> {
+export async function listCasesForTeam(db: Db, teamId: string): Promise<CaseSummary[]> {
   const rows = await db
     .selectFrom("cases as c")
     .innerJoin("servers as s", "s.id", "c.server_id")
     .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at", "s.name as server_name"])
     .select((eb) => eb.selectFrom("case_files as cf").select((sub) => sub.fn.countAll<string>().as("n")).whereRef("cf.case_id", "=", "c.id").as("file_count"))
-    .where("s.user_id", "=", userId)
+    .where("s.team_id", "=", teamId)
     .orderBy("c.status", "desc")
     .orderBy("c.created_at", "desc")
     .execute();
@@ -257,14 +257,14 @@ export async function listCasesForUser(db: Db, userId: string): Promise<CaseSumm
 }
 
 /** A case of one of the user's servers by id; undefined for anyone else's. */
-export async function findCaseForUser(db: Db, userId: string, caseId: string): Promise<EvidenceCase | undefined> {
+export async function findCaseForTeam(db: Db, teamId: string, caseId: string): Promise<EvidenceCase | undefined> {
   if (!isUuid(caseId)) return undefined;
   const row = await db
     .selectFrom("cases as c")
     .innerJoin("servers as s", "s.id", "c.server_id")
     .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at"])
     .where("c.id", "=", caseId)
-    .where("s.user_id", "=", userId)
+    .where("s.team_id", "=", teamId)
     .executeTakeFirst();
   return row ? toCase(row) : undefined;
 }

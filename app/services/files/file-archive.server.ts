@@ -28,14 +28,14 @@ export function uniqueNames(names: string[]): string[] {
  * and stored without recompression (media is compressed already). Files that are not the owner's
  * are skipped; none at all is a 404.
  */
-export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, userId: string, fileIds: string[]): Promise<{ stream: Readable; count: number }> {
+export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, teamId: string, fileIds: string[]): Promise<{ stream: Readable; count: number }> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length > MAX_BULK_FILES) throw new DomainError("invalid_request", `Select at most ${MAX_BULK_FILES} files at a time.`);
   const files = ids.length
     ? await deps.db
         .selectFrom("files")
         .select(["storage_key", "original_filename", "size_bytes", "created_at"])
-        .where("user_id", "=", userId)
+        .where("team_id", "=", teamId)
         .where("id", "in", ids)
         .orderBy("created_at", "asc")
         .execute()

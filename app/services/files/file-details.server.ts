@@ -33,7 +33,7 @@ export interface FileDetails {
   keepForever: boolean;
 }
 
-export async function findFileDetails(db: Db, userId: string, fileId: string): Promise<FileDetails | undefined> {
+export async function findFileDetails(db: Db, teamId: string, fileId: string): Promise<FileDetails | undefined> {
   if (!isUuid(fileId)) return undefined;
   const row = await db
     .selectFrom("files")
@@ -42,7 +42,7 @@ export async function findFileDetails(db: Db, userId: string, fileId: string): P
     .selectAll("files")
     .select(["servers.name as server_name", "api_keys.name as key_name"])
     .where("files.id", "=", fileId)
-    .where("files.user_id", "=", userId)
+    .where("files.team_id", "=", teamId)
     .executeTakeFirst();
   if (!row) return undefined;
   const metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as unknown) : row.metadata;
@@ -76,13 +76,13 @@ function ownedIds(fileIds: string[]): string[] {
 }
 
 /** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. Returns the ids it changed. */
-export async function setFilesVisibility(db: Db, userId: string, fileIds: string[], isPublic: boolean): Promise<string[]> {
+export async function setFilesVisibility(db: Db, teamId: string, fileIds: string[], isPublic: boolean): Promise<string[]> {
   const ids = ownedIds(fileIds);
   if (ids.length === 0) return [];
   const rows = await db
     .updateTable("files")
     .set({ is_public: isPublic })
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .where("id", "in", ids)
     .returning(["id", "server_id", "category", "filename"])
     .execute();
@@ -102,7 +102,7 @@ export interface CategoryMove {
  * Moves the owner's files to another category (slugged as uploads are). The category is part of a
  * file's URL, so old links stop working; a name already taken in the target category is skipped.
  */
-export async function moveFilesToCategory(db: Db, userId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
+export async function moveFilesToCategory(db: Db, teamId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
   const category = categorySlug(rawCategory);
   const ids = ownedIds(fileIds);
   if (ids.length === 0) return { movedIds: [], conflicts: 0, category };
@@ -110,7 +110,7 @@ export async function moveFilesToCategory(db: Db, userId: string, fileIds: strin
     const files = await trx
       .selectFrom("files")
       .select(["id", "server_id", "category", "filename"])
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .where("id", "in", ids)
       .where("category", "<>", category)
       .forUpdate()

@@ -86,7 +86,8 @@ export async function listReportedFiles(db: Db, cdnBaseUrl: string): Promise<Rep
     .selectFrom("file_reports")
     .innerJoin("files", "files.id", "file_reports.file_id")
     .innerJoin("servers", "servers.id", "files.server_id")
-    .leftJoin("users", "users.id", "files.user_id")
+    .leftJoin("teams", "teams.id", "files.team_id")
+    .leftJoin("users", "users.id", "teams.owner_user_id")
     .select([
       "file_reports.id",
       "file_reports.reason",
@@ -134,7 +135,8 @@ type ModerationContext = Pick<AppContext, "db" | "blobs" | "logger" | "config">;
 async function mailOwner(ctx: ModerationContext, fileId: string, subject: string, text: string): Promise<void> {
   const owner = await ctx.db
     .selectFrom("files")
-    .innerJoin("users", "users.id", "files.user_id")
+    .innerJoin("teams", "teams.id", "files.team_id")
+    .innerJoin("users", "users.id", "teams.owner_user_id")
     .select(["users.email", "files.original_filename"])
     .where("files.id", "=", fileId)
     .executeTakeFirst();

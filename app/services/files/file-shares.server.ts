@@ -40,16 +40,16 @@ export function parseShareOptions(form: { expiresInHours?: unknown; password?: u
 }
 
 /** A share link of one of the owner's files (public or private); returns its token. */
-export async function createShare(db: Db, userId: string, fileId: string, options: ShareOptions, now = new Date()): Promise<string> {
+export async function createShare(db: Db, teamId: string, fileId: string, options: ShareOptions, now = new Date()): Promise<string> {
   const file = await findFileById(db, fileId);
-  if (!file || file.user_id !== userId) throw new DomainError("not_found", "File not found");
+  if (!file || file.team_id !== teamId) throw new DomainError("not_found", "File not found");
   const token = randomString(22);
   await db
     .insertInto("file_shares")
     .values({
       token,
       file_id: file.id,
-      user_id: userId,
+      team_id: teamId,
       expires_at: options.expiresInHours === null ? null : new Date(now.getTime() + options.expiresInHours * 3_600_000),
       password_hash: options.password === null ? null : await hashPassword(options.password),
       max_views: options.maxViews,
@@ -58,13 +58,13 @@ export async function createShare(db: Db, userId: string, fileId: string, option
   return token;
 }
 
-export async function listShares(db: Db, userId: string, fileId: string): Promise<ShareListing[]> {
-  const rows = await db.selectFrom("file_shares").selectAll().where("file_id", "=", fileId).where("user_id", "=", userId).orderBy("created_at", "desc").execute();
+export async function listShares(db: Db, teamId: string, fileId: string): Promise<ShareListing[]> {
+  const rows = await db.selectFrom("file_shares").selectAll().where("file_id", "=", fileId).where("team_id", "=", teamId).orderBy("created_at", "desc").execute();
   return rows.map((r) => ({ token: r.token, expiresAt: r.expires_at, hasPassword: r.password_hash !== null, maxViews: r.max_views, views: r.views, createdAt: r.created_at }));
 }
 
-export async function revokeShare(db: Db, userId: string, token: string): Promise<boolean> {
-  const row = await db.deleteFrom("file_shares").where("token", "=", token).where("user_id", "=", userId).returning("token").executeTakeFirst();
+export async function revokeShare(db: Db, teamId: string, token: string): Promise<boolean> {
+  const row = await db.deleteFrom("file_shares").where("token", "=", token).where("team_id", "=", teamId).returning("token").executeTakeFirst();
   return Boolean(row);
 }
 

@@ -137,13 +137,13 @@ const GALLERY_COLUMNS = [
  */
 export const GALLERY_SEARCH_SORT_CAP = 10_000;
 
-function galleryFilters(userId: string, query: GalleryQuery) {
+function galleryFilters(teamId: string, query: GalleryQuery) {
   const search = normaliseSearch(query.search);
   const categories = query.category && query.category !== ALL_CATEGORIES ? categoryGroupKeys(query.category) : null;
   const sort = query.sort ?? "newest";
   const cursor = decodeCursor(query.cursor, sort);
   return (eb: ExpressionBuilder<Database, "files">) => {
-    const conditions: Expression<SqlBool>[] = [eb("files.user_id", "=", userId)];
+    const conditions: Expression<SqlBool>[] = [eb("files.team_id", "=", teamId)];
     if (query.serverId) conditions.push(eb("files.server_id", "=", query.serverId));
     const player = query.player?.trim();
     if (player) conditions.push(sql<SqlBool>`(lower(files.player_name) = ${player.toLowerCase()} OR lower(files.player_identifier) = ${player.toLowerCase()})`);
@@ -189,14 +189,14 @@ const SORT_KEY_SQL: Record<GallerySort, ReturnType<typeof sql<string>>> = {
  * (created_at DESC, id) walks files_user_created_idx, so page 400 costs what page 1 does; an
  * offset would not. Exported so a test can EXPLAIN exactly what runs.
  */
-export function galleryPageQuery(db: Db, userId: string, query: GalleryQuery = {}) {
+export function galleryPageQuery(db: Db, teamId: string, query: GalleryQuery = {}) {
   const sort = query.sort ?? "newest";
   const base = db
     .selectFrom("files")
     .innerJoin("servers", "servers.id", "files.server_id")
     .select(GALLERY_COLUMNS)
     .select(SORT_KEY_SQL[sort].as("created_at_text"))
-    .where(galleryFilters(userId, query));
+    .where(galleryFilters(teamId, query));
   const ordered =
     sort === "newest"
       ? base.orderBy("files.created_at", "desc")
@@ -215,11 +215,11 @@ export function galleryPageQuery(db: Db, userId: string, query: GalleryQuery = {
  * (unordered, at most the cap + 1), and only those are sorted; `match_count` tells the caller
  * whether the cap was passed. Exported so a test can EXPLAIN exactly what runs.
  */
-export function gallerySearchQuery(db: Db, userId: string, query: GalleryQuery) {
+export function gallerySearchQuery(db: Db, teamId: string, query: GalleryQuery) {
   return db
     .with(
       (cte) => cte("matches").materialized(),
-      (qb) => qb.selectFrom("files").select(["files.id", "files.created_at"]).where(galleryFilters(userId, query)).limit(GALLERY_SEARCH_SORT_CAP + 1),
+      (qb) => qb.selectFrom("files").select(["files.id", "files.created_at"]).where(galleryFilters(teamId, query)).limit(GALLERY_SEARCH_SORT_CAP + 1),
     )
     .with("match_count", (qb) => qb.selectFrom("matches").select((eb) => eb.fn.countAll<string>().as("total")))
     .with("page", (qb) => qb.selectFrom("matches").select("id").orderBy("created_at", "desc").orderBy("id", "asc").limit(pageSize(query.limit) + 1))
@@ -235,18 +235,18 @@ export function gallerySearchQuery(db: Db, userId: string, query: GalleryQuery) 
 
 type GalleryRow = Awaited<ReturnType<ReturnType<typeof galleryPageQuery>["execute"]>>[number];
 
-async function galleryRows(db: Db, userId: string, query: GalleryQuery): Promise<GalleryRow[]> {
+async function galleryRows(db: Db, teamId: string, query: GalleryQuery): Promise<GalleryRow[]> {
   // The capped search sorts by date only; other orders walk their own index with the filter.
-  if (!normaliseSearch(query.search) || (query.sort ?? "newest") !== "newest") return galleryPageQuery(db, userId, query).execute();
-  const rows = await gallerySearchQuery(db, userId, query).execute();
-  if (Number(rows[0].total) > GALLERY_SEARCH_SORT_CAP) return galleryPageQuery(db, userId, query).execute();
+  if (!normaliseSearch(query.search) || (query.sort ?? "newest") !== "newest") return galleryPageQuery(db, teamId, query).execute();
+  const rows = await gallerySearchQuery(db, teamId, query).execute();
+  if (Number(rows[0].total) > GALLERY_SEARCH_SORT_CAP) return galleryPageQuery(db, teamId, query).execute();
   return rows.filter((row) => row.id !== null).map(({ total: _total, ...row }) => row as GalleryRow);
 }
 
 /** One page of the user's files, newest first. */
-export async function listGalleryFiles(db: Db, userId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
+export async function listGalleryFiles(db: Db, teamId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
   const limit = pageSize(query.limit);
-  const rows = await galleryRows(db, userId, query);
+  const rows = await galleryRows(db, teamId, query);
 
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -272,7 +272,7 @@ export async function listGalleryFiles(db: Db, userId: string, query: GalleryQue
 }
 
 /** Whether the user has any file at all: picks between the two empty states. */
-export async function userHasFiles(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom("files").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst();
+export async function userHasFiles(db: Db, teamId: string): Promise<boolean> {
+  const row = await db.selectFrom("files").select("id").where("team_id", "=", teamId).limit(1).executeTakeFirst();
   return Boolean(row);
 }

@@ -9,7 +9,7 @@ export type ServedFileRecord = Pick<
   FileRecord,
   | "id"
   | "server_id"
-  | "user_id"
+  | "team_id"
   | "storage_key"
   | "filename"
   | "original_filename"
@@ -29,7 +29,7 @@ export type ServedFileRecord = Pick<
 const COLUMNS = [
   "id",
   "server_id",
-  "user_id",
+  "team_id",
   "storage_key",
   "filename",
   "original_filename",

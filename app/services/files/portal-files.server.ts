@@ -10,9 +10,9 @@ import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, WAVEFORM_
 import { isUuid } from "~/services/platform/ids.server";
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
-export async function findOwnedFile(db: Db, userId: string, fileId: string): Promise<ServedFileRecord | undefined> {
+export async function findOwnedFile(db: Db, teamId: string, fileId: string): Promise<ServedFileRecord | undefined> {
   const file = await findFileById(db, fileId);
-  return file && file.user_id === userId ? file : undefined;
+  return file && file.team_id === teamId ? file : undefined;
 }
 
 /**
@@ -48,10 +48,10 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
  * the same service the script API uses. Ids that are not the user's are skipped, and so are files in
  * an open evidence case (if only those were asked for, their 409 is thrown); returns the ids deleted.
  */
-export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, userId: string, fileIds: string[]): Promise<string[]> {
+export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, teamId: string, fileIds: string[]): Promise<string[]> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length === 0) return [];
-  const owned = await ctx.db.selectFrom("files").select(["id", "server_id"]).where("user_id", "=", userId).where("id", "in", ids).execute();
+  const owned = await ctx.db.selectFrom("files").select(["id", "server_id"]).where("team_id", "=", teamId).where("id", "in", ids).execute();
   const deleted: string[] = [];
   let held: unknown;
   for (const file of owned) {

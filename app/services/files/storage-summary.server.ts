@@ -17,13 +17,13 @@ export interface StorageSummary {
 }
 
 /** The storage manager's overview: the same quota and usage figures uploads are checked against. */
-export async function getStorageSummary(db: Db, userId: string, now: Date = new Date()): Promise<StorageSummary> {
+export async function getStorageSummary(db: Db, teamId: string, now: Date = new Date()): Promise<StorageSummary> {
   const [quota, count] = await Promise.all([
-    getAccountQuota(db, userId, now),
+    getAccountQuota(db, teamId, now),
     db
       .selectFrom("files")
       .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .executeTakeFirstOrThrow(),
   ]);
   const percent = percentUsed(quota.usedBytes, quota.quotaBytes);
@@ -46,20 +46,20 @@ export interface UsageSlice {
 }
 
 /** What takes the space: the user's files summed by server and by category, largest first. */
-export async function getUsageBreakdown(db: Db, userId: string): Promise<{ byServer: UsageSlice[]; byCategory: UsageSlice[] }> {
+export async function getUsageBreakdown(db: Db, teamId: string): Promise<{ byServer: UsageSlice[]; byCategory: UsageSlice[] }> {
   const [servers, categories] = await Promise.all([
     db
       .selectFrom("files")
       .innerJoin("servers", "servers.id", "files.server_id")
       .select(["servers.id", "servers.name", sql<string>`sum(files.size_bytes)`.as("bytes"), sql<string>`count(*)`.as("files")])
-      .where("files.user_id", "=", userId)
+      .where("files.team_id", "=", teamId)
       .groupBy(["servers.id", "servers.name"])
       .orderBy(sql`sum(files.size_bytes)`, "desc")
       .execute(),
     db
       .selectFrom("files")
       .select(["category", sql<string>`sum(size_bytes)`.as("bytes"), sql<string>`count(*)`.as("files")])
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .groupBy("category")
       .orderBy(sql`sum(size_bytes)`, "desc")
       .execute(),

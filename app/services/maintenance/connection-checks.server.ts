@@ -12,13 +12,16 @@ interface CheckUser {
   email: string | null;
   displayName: string | null;
   role: string;
+  /** The team the portal acts in, and whether this member may make keys there. */
+  teamId: string;
+  canManageKeys: boolean;
 }
 
-/** Runs one server-side check for the signed-in user. */
+/** Runs one server-side check for the signed-in member in their current team. */
 export async function runConnectionCheck(db: Db, user: CheckUser, check: ConnectionCheck): Promise<ConnectionCheckResult> {
   switch (check) {
     case "Authentication":
-      return { ok: true, message: "Signed in", details: { user_id: user.id, email: user.email } };
+      return { ok: true, message: "Signed in", details: { user_id: user.id, team_id: user.teamId, email: user.email } };
     case "Database Connection": {
       const started = performance.now();
       await sql`SELECT 1`.execute(db);
@@ -30,7 +33,7 @@ export async function runConnectionCheck(db: Db, user: CheckUser, check: Connect
       return { ok: true, message: `${row.display_name ?? "User"} (${row.role})`, details: { display_name: row.display_name, role: row.role, created_at: row.created_at } };
     }
     case "Subscription Status": {
-      const quota = await getAccountQuota(db, user.id);
+      const quota = await getAccountQuota(db, user.teamId);
       return {
         ok: true,
         message: `${PLANS[quota.tier].name} plan (${quota.tier})`,
@@ -38,14 +41,15 @@ export async function runConnectionCheck(db: Db, user: CheckUser, check: Connect
       };
     }
     case "Servers": {
-      const servers = await db.selectFrom("servers").select(["id", "name", "status"]).where("user_id", "=", user.id).execute();
+      const servers = await db.selectFrom("servers").select(["id", "name", "status"]).where("team_id", "=", user.teamId).execute();
       return { ok: true, message: `${servers.length} server${servers.length === 1 ? "" : "s"}`, details: { count: servers.length, servers } };
     }
     case "API Key Creation Test": {
-      const server = await db.selectFrom("servers").select(["id", "name"]).where("user_id", "=", user.id).orderBy("created_at", "desc").executeTakeFirst();
+      const server = await db.selectFrom("servers").select(["id", "name"]).where("team_id", "=", user.teamId).orderBy("created_at", "desc").executeTakeFirst();
       if (!server) return { ok: false, message: NO_SERVERS_FOR_KEY_TEST, details: {} };
-      const { key } = await createApiKey(db, { serverId: server.id, userId: user.id, name: "Connection test (temporary)" });
-      const deleted = await deleteApiKey(db, user.id, key.id);
+      if (!user.canManageKeys) return { ok: false, message: "Your role in this team cannot manage API keys", details: {} };
+      const { key } = await createApiKey(db, { serverId: server.id, teamId: user.teamId, name: "Connection test (temporary)" });
+      const deleted = await deleteApiKey(db, user.teamId, key.id);
       return {
         ok: deleted,
         message: deleted ? "Temporary key created and deleted" : "Temporary key created but could not be deleted",

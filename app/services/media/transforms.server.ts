@@ -329,7 +329,7 @@ async function storeOnDemandVariant(
     await trx
       .updateTable("account_usage")
       .set({ used_bytes: sql`greatest(used_bytes + ${delta}::bigint, 0)`, updated_at: new Date() })
-      .where("user_id", "=", owner.select("user_id"))
+      .where("team_id", "=", owner.select("team_id"))
       .execute();
     await trx
       .updateTable("servers")

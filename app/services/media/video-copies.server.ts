@@ -81,13 +81,13 @@ export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
       const put = await deps.blobs.put(storageKey, createReadStream(output), { contentType: "video/mp4" });
       const probe = await probeMedia(tools, output, "video/mp4");
       const kept = await deps.db.transaction().execute(async (trx) => {
-        const owner = await trx.selectFrom("files").select(["user_id", "server_id"]).where("id", "=", file.id).forUpdate().executeTakeFirst();
+        const owner = await trx.selectFrom("files").select(["team_id", "server_id"]).where("id", "=", file.id).forUpdate().executeTakeFirst();
         if (!owner) return false;
         await trx
           .insertInto("file_variants")
           .values({ file_id: file.id, variant: MP4_COPY_VARIANT, storage_key: storageKey, mime_type: "video/mp4", size_bytes: put.size, width: probe?.width ?? null, height: probe?.height ?? null, on_demand: true })
           .execute();
-        await trx.updateTable("account_usage").set({ used_bytes: sql`used_bytes + ${put.size}::bigint`, updated_at: new Date() }).where("user_id", "=", owner.user_id).execute();
+        await trx.updateTable("account_usage").set({ used_bytes: sql`used_bytes + ${put.size}::bigint`, updated_at: new Date() }).where("team_id", "=", owner.team_id).execute();
         await trx.updateTable("servers").set({ storage_used_bytes: sql`storage_used_bytes + ${put.size}::bigint` }).where("id", "=", owner.server_id).execute();
         await trx.updateTable("files").set({ mp4_wanted_at: null }).where("id", "=", file.id).execute();
         return true;

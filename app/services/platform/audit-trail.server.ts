@@ -7,7 +7,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 /** One thing a person did in the portal; key calls are recorded by the API call log. */
 export interface AuditEntryInput {
   /** The account the entry belongs to (whose /audit shows it). */
-  userId: string;
+  teamId: string;
   /** The signed-in person who acted; null when Stash itself did (a Stripe event, a job). */
   actorUserId: string | null;
   action: string;
@@ -22,7 +22,7 @@ export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void>
   await db
     .insertInto("audit_logs")
     .values({
-      user_id: entry.userId,
+      team_id: entry.teamId,
       actor_user_id: entry.actorUserId,
       server_id: entry.serverId ?? null,
       action: entry.action,
@@ -98,7 +98,7 @@ export function decodeAuditCursor(value: string | null): AuditCursor | undefined
  * The account's audit trail, newest first, `limit` entries after `before` (keyset paging on time
  * and id): portal actions with the person who did them, key calls with the key's name.
  */
-export async function listAuditEntries(db: Db, userId: string, filters: AuditFilters, options: { before?: AuditCursor; limit?: number } = {}): Promise<AuditEntry[]> {
+export async function listAuditEntries(db: Db, teamId: string, filters: AuditFilters, options: { before?: AuditCursor; limit?: number } = {}): Promise<AuditEntry[]> {
   let query = db
     .selectFrom("audit_logs as a")
     .leftJoin("api_keys as k", "k.id", "a.api_key_id")
@@ -119,7 +119,7 @@ export async function listAuditEntries(db: Db, userId: string, filters: AuditFil
       // Key calls carry their HTTP status; other entries' details may use the name for something else.
       sql<number | null>`CASE WHEN a.api_key_id IS NOT NULL AND a.detail->>'status' ~ '^[0-9]{3}$' THEN (a.detail->>'status')::int END`.as("status"),
     ])
-    .where("a.user_id", "=", userId);
+    .where("a.team_id", "=", teamId);
   if (filters.action) query = query.where("a.action", "=", filters.action);
   if (filters.actor === "key") query = query.where("a.api_key_id", "is not", null);
   if (filters.actor === "member") query = query.where("a.actor_user_id", "is not", null);
@@ -156,7 +156,7 @@ export async function purgeAuditEntries(db: Db, now: Date = new Date()): Promise
   );
   const result = await sql`DELETE FROM audit_logs a
     WHERE a.created_at < ${now}::timestamptz - make_interval(days => coalesce(
-      (SELECT CASE s.tier ${days} END FROM subscriptions s WHERE s.user_id = a.user_id), ${sql.lit(PLANS.free.auditRetentionDays)}))`.execute(db);
+      (SELECT CASE s.tier ${days} END FROM subscriptions s WHERE s.team_id = a.team_id), ${sql.lit(PLANS.free.auditRetentionDays)}))`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 

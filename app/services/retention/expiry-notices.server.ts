@@ -53,20 +53,20 @@ export async function sendExpiryNotices(db: Db, options: NoticeOptions): Promise
   const owners = await db
     .selectFrom("files as f")
     .leftJoin("retention_rules as r", (j) => j.onRef("r.server_id", "=", "f.server_id").onRef("r.category", "=", "f.category"))
-    .select("f.user_id")
+    .select("f.team_id")
     .distinct()
     .where("f.expiry_notified_at", "is", null)
     .where(expiresBetween(options.now, horizon))
     .execute();
   let sent = 0;
-  for (const { user_id } of owners) {
+  for (const { team_id } of owners) {
     const did = await db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom("users").select("email").where("id", "=", user_id).executeTakeFirst();
+      const user = await trx.selectFrom("teams").innerJoin("users", "users.id", "teams.owner_user_id").select("users.email").where("teams.id", "=", team_id).executeTakeFirst();
       const files = await trx
         .selectFrom("files as f")
         .leftJoin("retention_rules as r", (j) => j.onRef("r.server_id", "=", "f.server_id").onRef("r.category", "=", "f.category"))
         .select(["f.id", "f.original_filename", effectiveExpirySql.as("expires_at")])
-        .where("f.user_id", "=", user_id)
+        .where("f.team_id", "=", team_id)
         .where("f.expiry_notified_at", "is", null)
         .where(expiresBetween(options.now, horizon))
         .orderBy("expires_at")

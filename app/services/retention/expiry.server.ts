@@ -13,19 +13,19 @@ const LIVE_STATUSES_SQL = sql.join(["active", "trialing", "past_due"].filter(isL
  * files, as a SQL expression: the upload statement reads it in the same statement that inserts the
  * rows (uploads/upload-commit.server.ts), and planRetentionDays selects it.
  */
-export function planRetentionDaysSql(userId: string) {
+export function planRetentionDaysSql(teamId: string) {
   const byTier = sql.join(
     Object.values(PLANS).map((plan) => sql`WHEN ${sql.lit(plan.tier)} THEN ${plan.retentionDays === null ? sql`NULL::int` : sql`${sql.lit(plan.retentionDays)}::int`}`),
     sql` `,
   );
   const free = sql`${sql.lit(PLANS.free.retentionDays)}::int`;
   return sql<number | null>`(SELECT CASE WHEN s.status IN (${LIVE_STATUSES_SQL}) THEN CASE s.tier ${byTier} ELSE ${free} END ELSE ${free} END
-    FROM (SELECT 1) AS one LEFT JOIN subscriptions s ON s.user_id = ${userId}::uuid)`;
+    FROM (SELECT 1) AS one LEFT JOIN subscriptions s ON s.team_id = ${teamId}::uuid)`;
 }
 
 /** The plan's own retention in days for the user's live plan (30 on free), or null when it keeps files. */
-export async function planRetentionDays(db: Db, userId: string): Promise<number | null> {
-  const { rows } = await sql<{ days: number | null }>`SELECT ${planRetentionDaysSql(userId)} AS days`.execute(db);
+export async function planRetentionDays(db: Db, teamId: string): Promise<number | null> {
+  const { rows } = await sql<{ days: number | null }>`SELECT ${planRetentionDaysSql(teamId)} AS days`.execute(db);
   return rows[0]?.days ?? null;
 }
 
@@ -45,16 +45,16 @@ export function fileExpirySql(planDays: Expression<number | null>, ruleDays: Exp
  * Keep a file forever, or let the server's retention rules apply again. Only where the plan keeps
  * files (paid plans): a free plan's 30 days are its limit, so it is refused there.
  */
-export async function setKeepForever(db: Db, userId: string, fileId: string, keep: boolean): Promise<boolean> {
+export async function setKeepForever(db: Db, teamId: string, fileId: string, keep: boolean): Promise<boolean> {
   if (!isUuid(fileId)) return false;
-  if (keep && (await planRetentionDays(db, userId)) !== null) {
+  if (keep && (await planRetentionDays(db, teamId)) !== null) {
     throw new DomainError("plan_unavailable", "Keeping files forever needs a paid plan: on the free plan files are kept 30 days.");
   }
   const row = await db
     .updateTable("files")
     .set(keep ? { retention_exempt: true, expires_at: null } : { retention_exempt: false })
     .where("id", "=", fileId)
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .returning("id")
     .executeTakeFirst();
   return Boolean(row);

@@ -59,7 +59,7 @@ async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boo
     const file = await trx
       .selectFrom("files as f")
       .leftJoin("retention_rules as r", (j) => j.onRef("r.server_id", "=", "f.server_id").onRef("r.category", "=", "f.category"))
-      .select(["f.id", "f.user_id", "f.server_id", "f.storage_key", "f.size_bytes"])
+      .select(["f.id", "f.team_id", "f.server_id", "f.storage_key", "f.size_bytes"])
       .where("f.id", "=", fileId)
       .where(isDueSql(now))
       .forUpdate("f")
@@ -75,7 +75,7 @@ async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boo
       .onConflict((oc) => oc.column("storage_key").doNothing())
       .execute();
     await trx.deleteFrom("files").where("id", "=", file.id).execute();
-    await releaseQuota(trx, file.user_id, released);
+    await releaseQuota(trx, file.team_id, released);
     await trx
       .updateTable("servers")
       .set({ storage_used_bytes: sql`greatest(storage_used_bytes - ${released}::bigint, 0)` })

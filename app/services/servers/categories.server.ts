@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { CategoryCount } from "~/lib/categories";
 
-export type CategoryScope = { userId: string } | { serverId: string };
+export type CategoryScope = { teamId: string } | { serverId: string };
 
 /** Counting stops here per server and category: a screen shows "10000+" beyond it. */
 export const CATEGORY_COUNT_CAP = 10_000;
@@ -17,7 +17,7 @@ export const CATEGORY_COUNT_CAP = 10_000;
  */
 export async function listStoredCategories(db: Db, scope: CategoryScope): Promise<CategoryCount[]> {
   const owned =
-    "serverId" in scope ? sql`SELECT id FROM servers WHERE id = ${scope.serverId}` : sql`SELECT id FROM servers WHERE user_id = ${scope.userId}`;
+    "serverId" in scope ? sql`SELECT id FROM servers WHERE id = ${scope.serverId}` : sql`SELECT id FROM servers WHERE team_id = ${scope.teamId}`;
   const { rows } = await sql<{ category: string; files: string; capped: boolean }>`
     WITH RECURSIVE owned AS (${owned}),
     stored AS (

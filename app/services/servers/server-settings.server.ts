@@ -31,14 +31,14 @@ export function uploadSettingsOf(row: Pick<Server, "max_file_size_mb" | "allowed
  * Spec rule: current usage plus the new server's max file size must fit the plan's quota, so
  * an account already at its limit cannot add servers it could not upload to.
  */
-export async function createServerWithinQuota(db: Db, userId: string, values: ServerFormValues): Promise<Server> {
-  const quota = await getAccountQuota(db, userId);
+export async function createServerWithinQuota(db: Db, teamId: string, values: ServerFormValues): Promise<Server> {
+  const quota = await getAccountQuota(db, teamId);
   const usedGb = quota.usedBytes / GB;
   const quotaGb = quota.quotaBytes / GB;
   const newGb = values.maxFileSizeMb ? values.maxFileSizeMb / 1024 : FALLBACK_SERVER_GB;
   if (usedGb + newGb > quotaGb) throw new DomainError("server_quota_exceeded", quotaExceededMessage(quotaGb, usedGb));
   return createServer(db, {
-    userId,
+    teamId,
     name: values.name,
     description: values.description,
     endpointUrl: values.endpointUrl,
@@ -47,7 +47,7 @@ export async function createServerWithinQuota(db: Db, userId: string, values: Se
   });
 }
 
-export function updateServerSettings(db: Db, userId: string, serverId: string, values: ServerFormValues): Promise<Server | undefined> {
+export function updateServerSettings(db: Db, teamId: string, serverId: string, values: ServerFormValues): Promise<Server | undefined> {
   return db
     .updateTable("servers")
     .set({
@@ -59,28 +59,28 @@ export function updateServerSettings(db: Db, userId: string, serverId: string, v
       updated_at: new Date(),
     })
     .where("id", "=", serverId)
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .returningAll()
     .executeTakeFirst();
 }
 
-export async function setDefaultVisibility(db: Db, userId: string, serverId: string, isPublic: boolean): Promise<boolean> {
+export async function setDefaultVisibility(db: Db, teamId: string, serverId: string, isPublic: boolean): Promise<boolean> {
   const result = await db
     .updateTable("servers")
     .set({ default_public: isPublic, updated_at: new Date() })
     .where("id", "=", serverId)
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
 /** A new secret: the old webhook URL stops working with this UPDATE. */
-export async function rotateWebhookSecret(db: Db, userId: string, serverId: string): Promise<string | undefined> {
+export async function rotateWebhookSecret(db: Db, teamId: string, serverId: string): Promise<string | undefined> {
   const row = await db
     .updateTable("servers")
     .set({ webhook_secret: newWebhookSecret(), updated_at: new Date() })
     .where("id", "=", serverId)
-    .where("user_id", "=", userId)
+    .where("team_id", "=", teamId)
     .returning("webhook_secret")
     .executeTakeFirst();
   return row?.webhook_secret;
@@ -108,13 +108,13 @@ export async function getServerUsage(db: Db, serverId: string): Promise<ServerUs
 export type ServerWithUsage = Server & ServerUsage;
 
 /** The user's servers, newest first, each with what its files take up. */
-export async function listServersWithUsage(db: Db, userId: string): Promise<ServerWithUsage[]> {
+export async function listServersWithUsage(db: Db, teamId: string): Promise<ServerWithUsage[]> {
   const [servers, usage] = await Promise.all([
-    db.selectFrom("servers").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").execute(),
+    db.selectFrom("servers").selectAll().where("team_id", "=", teamId).orderBy("created_at", "desc").execute(),
     db
       .selectFrom("files")
       .select(["server_id", sql<number>`count(*)::int`.as("count"), sql<string>`sum(size_bytes)`.as("bytes")])
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .groupBy("server_id")
       .execute(),
   ]);
@@ -123,8 +123,8 @@ export async function listServersWithUsage(db: Db, userId: string): Promise<Serv
 }
 
 /** The owner sees their own servers; an admin may open any (the admin list links here). */
-export function findServerForViewer(db: Db, viewer: { id: string; role: string }, serverId: string): Promise<Server | undefined> {
+export function findServerForViewer(db: Db, viewer: { teamId: string; role: string }, serverId: string): Promise<Server | undefined> {
   let query = db.selectFrom("servers").selectAll().where("id", "=", serverId);
-  if (viewer.role !== "admin") query = query.where("user_id", "=", viewer.id);
+  if (viewer.role !== "admin") query = query.where("team_id", "=", viewer.teamId);
   return query.executeTakeFirst();
 }

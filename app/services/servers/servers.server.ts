@@ -4,7 +4,7 @@ import { DEFAULT_FILE_TYPES } from "~/lib/file-types";
 import { newServerId, randomString } from "~/services/platform/ids.server";
 
 export interface CreateServerInput {
-  userId: string;
+  teamId: string;
   name: string;
   description?: string | null;
   endpointUrl?: string | null;
@@ -22,7 +22,7 @@ export function createServer(db: Db, input: CreateServerInput): Promise<Server> 
     .insertInto("servers")
     .values({
       id: newServerId(),
-      user_id: input.userId,
+      team_id: input.teamId,
       name: input.name,
       description: input.description ?? null,
       endpoint_url: input.endpointUrl ?? null,
@@ -40,12 +40,12 @@ export function findServerById(db: Db, id: string): Promise<Server | undefined> 
 }
 
 /** A server only if it belongs to the user; the portal never reveals other owners' servers. */
-export function findServerForUser(db: Db, userId: string, id: string): Promise<Server | undefined> {
-  return db.selectFrom("servers").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+export function findServerForTeam(db: Db, teamId: string, id: string): Promise<Server | undefined> {
+  return db.selectFrom("servers").selectAll().where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
 }
 
-export function listServersForUser(db: Db, userId: string): Promise<Server[]> {
-  return db.selectFrom("servers").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").execute();
+export function listServersForTeam(db: Db, teamId: string): Promise<Server[]> {
+  return db.selectFrom("servers").selectAll().where("team_id", "=", teamId).orderBy("created_at", "desc").execute();
 }
 
 export const SERVER_STATUSES: readonly ServerStatus[] = ["active", "inactive", "maintenance"];

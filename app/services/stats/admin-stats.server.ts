@@ -26,7 +26,8 @@ export interface AdminServerRow {
 export async function listAllServers(db: Db, limit?: number): Promise<AdminServerRow[]> {
   let query = db
     .selectFrom("servers")
-    .innerJoin("users", "users.id", "servers.user_id")
+    .innerJoin("teams", "teams.id", "servers.team_id")
+    .innerJoin("users", "users.id", "teams.owner_user_id")
     .select((eb) => [
       "servers.id",
       "servers.name",
@@ -145,4 +146,49 @@ function storedFilesHealth(report: StorageReport | undefined): HealthItem {
     ok: false,
     detail: `${files} lost their bytes (${formatBytes(report.bytes_missing)}, ${when}); run npm run cli -- storage:check --repair`,
   };
+}
+
+export interface AdminTeamRow {
+  id: string;
+  name: string;
+  ownerEmail: string | null;
+  ownerName: string | null;
+  members: number;
+  servers: number;
+  tier: string;
+  usedBytes: number;
+  createdAt: Date;
+}
+
+/** Every team, newest first, with its owner, size, plan and stored bytes (the admin Teams screen). */
+export async function listTeamsForAdmin(db: Db): Promise<AdminTeamRow[]> {
+  const rows = await db
+    .selectFrom("teams")
+    .innerJoin("users", "users.id", "teams.owner_user_id")
+    .leftJoin("subscriptions", "subscriptions.team_id", "teams.id")
+    .leftJoin("account_usage", "account_usage.team_id", "teams.id")
+    .select((eb) => [
+      "teams.id",
+      "teams.name",
+      "teams.created_at",
+      "users.email",
+      "users.display_name",
+      "subscriptions.tier",
+      "account_usage.used_bytes",
+      eb.selectFrom("team_members").select(sql<number>`count(*)::int`.as("n")).whereRef("team_members.team_id", "=", "teams.id").as("members"),
+      eb.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).whereRef("servers.team_id", "=", "teams.id").as("servers"),
+    ])
+    .orderBy("teams.created_at", "desc")
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    ownerEmail: r.email,
+    ownerName: r.display_name,
+    members: Number(r.members ?? 0),
+    servers: Number(r.servers ?? 0),
+    tier: r.tier ?? "free",
+    usedBytes: Number(r.used_bytes ?? 0),
+    createdAt: r.created_at,
+  }));
 }

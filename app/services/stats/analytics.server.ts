@@ -52,10 +52,10 @@ function dayList(days: number, now: Date): string[] {
  * Traffic comes from the usage_daily counters (they outlive deleted files); what is stored,
  * by category and by player, comes from the files themselves.
  */
-export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
+export async function getAnalytics(db: Db, teamId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
   const startDay = windowStartDay(range, now);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const ownFiles = db.selectFrom("files").where("files.user_id", "=", userId);
+  const ownFiles = db.selectFrom("files").where("files.team_id", "=", teamId);
   const [totals, monthly, usage, storedBefore, storedByDay, categories, players, anyUsage, quota] = await Promise.all([
     ownFiles.select([sql<number>`count(*)::int`.as("n"), sql<string>`coalesce(sum(size_bytes), 0)`.as("bytes")]).executeTakeFirst(),
     ownFiles.select(sql<number>`count(*)::int`.as("n")).where("created_at", ">=", monthStart).executeTakeFirst(),
@@ -70,7 +70,7 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
         sql<string>`sum(usage_daily.download_bytes)`.as("download_bytes"),
         sql<string>`sum(usage_daily.api_calls)`.as("api_calls"),
       ])
-      .where("servers.user_id", "=", userId)
+      .where("servers.team_id", "=", teamId)
       .where("usage_daily.day", ">=", startDay)
       .groupBy("usage_daily.day")
       .execute(),
@@ -99,10 +99,10 @@ export async function getAnalytics(db: Db, userId: string, range: AnalyticsRange
       .selectFrom("usage_daily")
       .innerJoin("servers", "servers.id", "usage_daily.server_id")
       .select("usage_daily.server_id")
-      .where("servers.user_id", "=", userId)
+      .where("servers.team_id", "=", teamId)
       .limit(1)
       .executeTakeFirst(),
-    getAccountQuota(db, userId, now),
+    getAccountQuota(db, teamId, now),
   ]);
 
   const usageByDay = new Map(usage.map((u) => [u.day, u]));

@@ -21,24 +21,24 @@ export function windowStartDay(days: number, now: Date = new Date()): string {
   return start.toISOString().slice(0, 10);
 }
 
-export async function getDashboardStats(db: Db, userId: string, now: Date = new Date()): Promise<DashboardStats> {
+export async function getDashboardStats(db: Db, teamId: string, now: Date = new Date()): Promise<DashboardStats> {
   const [servers, keys, files, calls, quota] = await Promise.all([
-    db.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).executeTakeFirst(),
-    db.selectFrom("api_keys").select(sql<number>`count(*)::int`.as("n")).where("user_id", "=", userId).executeTakeFirst(),
+    db.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).where("team_id", "=", teamId).executeTakeFirst(),
+    db.selectFrom("api_keys").select(sql<number>`count(*)::int`.as("n")).where("team_id", "=", teamId).executeTakeFirst(),
     db
       .selectFrom("files")
       .select([sql<number>`count(*)::int`.as("n"), sql<string>`coalesce(sum(size_bytes), 0)`.as("bytes")])
-      .where("user_id", "=", userId)
+      .where("team_id", "=", teamId)
       .executeTakeFirst(),
     // usage_daily holds one counter row per server and day, written by every key-authenticated call.
     db
       .selectFrom("usage_daily")
       .innerJoin("servers", "servers.id", "usage_daily.server_id")
       .select(sql<string>`coalesce(sum(usage_daily.api_calls), 0)`.as("n"))
-      .where("servers.user_id", "=", userId)
+      .where("servers.team_id", "=", teamId)
       .where("usage_daily.day", ">=", windowStartDay(API_CALL_WINDOW_DAYS, now))
       .executeTakeFirst(),
-    getAccountQuota(db, userId, now),
+    getAccountQuota(db, teamId, now),
   ]);
   return {
     totalServers: Number(servers?.n ?? 0),

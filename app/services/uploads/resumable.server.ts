@@ -35,7 +35,7 @@ export async function checkResumableCreation(ctx: AppContext, target: UploadTarg
   const size = upload.size;
   if (size === undefined) throw new DomainError("invalid_request", "Upload-Length is required (deferred lengths are not accepted)");
   if (size > target.maxBytes) throw ERRORS.fileTooLarge(target.maxBytes, size);
-  const quota = await getAccountQuota(ctx.db, target.userId);
+  const quota = await getAccountQuota(ctx.db, target.teamId);
   if (quota.usedBytes + size > quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
   const name = upload.metadata.filename ?? upload.metadata.name ?? "";
   const declared = findFileType(path.extname(name).slice(1).toLowerCase());

@@ -25,6 +25,8 @@ const MB = 1024 * 1024;
 /** How an upload arrived, kept on its row for the file detail view ("by which key or the portal"). */
 export interface UploadSource {
   via: UploadVia;
+  /** The signed-in member who uploaded through the portal (recorded when the upload files into a case). */
+  userId?: string;
   keyId: string | null;
 }
 
@@ -33,7 +35,7 @@ export interface UploadTarget {
   source: UploadSource;
   serverId: string;
   /** The server's owner, whose quota the upload uses. */
-  userId: string;
+  teamId: string;
   tier: Tier;
   maxBytes: number;
   allowedTypes: string[];
@@ -83,8 +85,8 @@ export interface StoredUpload {
 export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string, source: UploadSource): Promise<UploadTarget> {
   const row = await db
     .selectFrom("servers")
-    .leftJoin("subscriptions", "subscriptions.user_id", "servers.user_id")
-    .select(["servers.id", "servers.user_id", "servers.status", "servers.max_file_size_mb", "servers.allowed_file_types", "servers.default_public", "servers.strip_metadata", "servers.convert_to_webp", "subscriptions.tier"])
+    .leftJoin("subscriptions", "subscriptions.team_id", "servers.team_id")
+    .select(["servers.id", "servers.team_id", "servers.status", "servers.max_file_size_mb", "servers.allowed_file_types", "servers.default_public", "servers.strip_metadata", "servers.convert_to_webp", "subscriptions.tier"])
     .where("servers.id", "=", serverId)
     .executeTakeFirst();
   if (!row) throw new DomainError("not_found", "Server not found");
@@ -92,7 +94,7 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
   return uploadTargetOf(
     {
       serverId: row.id,
-      userId: row.user_id,
+      teamId: row.team_id,
       tier: (row.tier ?? "free") as Tier,
       settings: uploadSettingsOf(row),
     },
@@ -103,7 +105,7 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
 
 /** An active server's upload target from its settings (read with a key, or by loadUploadTarget). */
 export function uploadTargetOf(
-  server: { serverId: string; userId: string; tier: Tier; settings: ServerUploadSettings },
+  server: { serverId: string; teamId: string; tier: Tier; settings: ServerUploadSettings },
   maxUploadBytes: number,
   source: UploadSource,
 ): UploadTarget {
@@ -111,7 +113,7 @@ export function uploadTargetOf(
   return {
     source,
     serverId: server.serverId,
-    userId: server.userId,
+    teamId: server.teamId,
     tier: server.tier,
     maxBytes: Math.min(settings.maxFileSizeMb * MB, maxUploadBytes),
     allowedTypes: settings.allowedFileTypes,
@@ -122,8 +124,8 @@ export function uploadTargetOf(
 }
 
 /** Refuses before any byte is read when the account is already full. */
-export async function assertQuotaNotFull(db: Db, userId: string): Promise<void> {
-  const quota = await getAccountQuota(db, userId);
+export async function assertQuotaNotFull(db: Db, teamId: string): Promise<void> {
+  const quota = await getAccountQuota(db, teamId);
   if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
 }
 
@@ -274,7 +276,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       now,
     );
     if (!rows) {
-      const quota = await getAccountQuota(ctx.db, target.userId, now);
+      const quota = await getAccountQuota(ctx.db, target.teamId, now);
       throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
     }
     if (fields.caseNumber) await fileIntoCase(ctx, target, fields.caseNumber, rows.map((r) => r.id));
@@ -309,9 +311,9 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
  * meantime still refuses, and the rows then go again, so the upload as a whole fails.
  */
 async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: string, fileIds: string[]): Promise<void> {
-  const by = target.source.keyId ? { keyId: target.source.keyId } : { userId: target.userId };
+  const by = target.source.keyId ? { keyId: target.source.keyId } : { userId: target.source.userId ?? null };
   try {
-    const { evidenceCase } = await openCase(ctx.db, { serverId: target.serverId, userId: target.userId, body: { number } });
+    const { evidenceCase } = await openCase(ctx.db, { serverId: target.serverId, teamId: target.teamId, body: { number } });
     await addFilesToCase(ctx.db, evidenceCase, fileIds, by);
   } catch (error) {
     for (const id of fileIds) await deleteServerFile(ctx, target.serverId, id, { evenInOpenCase: true }).catch(() => undefined);

@@ -41,22 +41,22 @@ export async function insertUploadedFiles(db: Db, target: UploadTarget, uploads:
   const gate = sql`EXISTS (SELECT 1 FROM quota)`;
   const keepForever = sql<boolean>`(${fields.keepForever}::boolean AND policy.plan_days IS NULL)`;
   const { rows } = await sql<FileRecord>`
-    WITH quota AS (${reserveQuotaSql(target.userId, total, now)}), server_usage AS (
+    WITH quota AS (${reserveQuotaSql(target.teamId, total, now)}), server_usage AS (
       UPDATE servers SET storage_used_bytes = storage_used_bytes + ${total}::bigint WHERE id = ${target.serverId} AND ${gate}
     ), daily AS (
       INSERT INTO usage_daily (server_id, day, uploads, upload_bytes)
       SELECT ${target.serverId}, ${usageDay(now)}::date, ${uploads.length}, ${total}::bigint WHERE ${gate}
       ON CONFLICT (server_id, day) DO UPDATE SET uploads = usage_daily.uploads + excluded.uploads, upload_bytes = usage_daily.upload_bytes + excluded.upload_bytes
     ), policy AS (
-      SELECT ${planRetentionDaysSql(target.userId)} AS plan_days,
+      SELECT ${planRetentionDaysSql(target.teamId)} AS plan_days,
         (SELECT r.days FROM retention_rules r WHERE r.server_id = ${target.serverId} AND r.category = ${fields.category} AND r.days > 0) AS rule_days
     ), inserted AS (
       INSERT INTO files (
-        server_id, user_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, width, height,
+        server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, width, height,
         duration_ms, thumbhash, is_public, player_name, player_identifier, metadata, created_at, expires_at, retention_exempt,
         mp4_wanted_at, uploaded_via, api_key_id
       )
-      SELECT ${target.serverId}, ${target.userId}::uuid, u.storage_key, u.filename, u.original_filename, ${fields.category}, u.mime_type,
+      SELECT ${target.serverId}, ${target.teamId}::uuid, u.storage_key, u.filename, u.original_filename, ${fields.category}, u.mime_type,
         u.size_bytes, u.sha256, u.width, u.height, u.duration_ms, u.thumbhash, ${fields.isPublic}, ${fields.playerName}, ${fields.playerIdentifier},
         ${JSON.stringify(fields.metadata)}::jsonb, ${now}::timestamptz,
         ${fileExpirySql(sql`policy.plan_days`, sql`policy.rule_days`, keepForever, now)}, ${keepForever},

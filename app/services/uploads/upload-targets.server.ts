@@ -9,22 +9,22 @@ import { assertQuotaNotFull, loadUploadTarget, quotaExceeded, uploadTargetOf, ty
 export async function prepareUploadTarget(ctx: AppContext, serverId: string, source: UploadSource): Promise<UploadTarget> {
   const target = await loadUploadTarget(ctx.db, ctx.config.maxUploadBytes, serverId, source);
   await consumeUploadBudget(ctx, target.serverId, target.tier);
-  await assertQuotaNotFull(ctx.db, target.userId);
+  await assertQuotaNotFull(ctx.db, target.teamId);
   return target;
 }
 
 /** prepareUploadTarget for a key's server, from what was read with the key (no further query). */
 export async function keyedUploadTarget(ctx: AppContext, caller: ApiCaller): Promise<UploadTarget> {
   requireActiveServer(caller.serverStatus);
-  const target = uploadTargetOf({ serverId: caller.serverId, userId: caller.userId, tier: caller.tier, settings: caller.server }, ctx.config.maxUploadBytes, keySource(caller));
+  const target = uploadTargetOf({ serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier, settings: caller.server }, ctx.config.maxUploadBytes, keySource(caller));
   target.keyScopes = caller.scopes;
   if (caller.scopes.maxFileBytes !== null) target.maxBytes = Math.min(target.maxBytes, caller.scopes.maxFileBytes);
   await consumeUploadBudget(ctx, target.serverId, target.tier);
-  if (!caller.quota) await assertQuotaNotFull(ctx.db, target.userId);
+  if (!caller.quota) await assertQuotaNotFull(ctx.db, target.teamId);
   else if (caller.quota.usedBytes >= caller.quota.quotaBytes) throw quotaExceeded(caller.quota.quotaBytes, caller.quota.usedBytes);
   return target;
 }
 
 export const keySource = (caller: ApiCaller): UploadSource => ({ via: "api", keyId: caller.keyId });
-export const PORTAL_SOURCE: UploadSource = { via: "portal", keyId: null };
+export const portalSource = (userId: string): UploadSource => ({ via: "portal", keyId: null, userId });
 export const WEBHOOK_SOURCE: UploadSource = { via: "webhook", keyId: null };

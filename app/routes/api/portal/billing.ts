@@ -4,6 +4,7 @@ import { apiError, methodNotAllowed } from "~/http/api-response.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { createCheckout, openCustomerPortal, purchaseStorage } from "~/services/billing/checkout.server";
 import { withSession } from "~/http/session-api.server";
+import { teamPermissionMessage } from "~/http/guards.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import { checkSubscription } from "~/services/billing/subscriptions.server";
 import type { Route } from "./+types/billing";
@@ -28,11 +29,12 @@ async function handle({ request, context, params }: Route.ActionArgs | Route.Loa
   if (!ACTIONS.includes(action)) return apiError("not_found", "Not found");
   if (request.method === "GET" && action !== "check-subscription") return methodNotAllowed("POST", "Use POST");
   const signIn = action === "customer-portal" ? BILLING_MESSAGES.signInToManage : BILLING_MESSAGES.signInToSubscribe;
-  return withSession(request, context, async (auth) => {
-    const user = { id: auth.id, email: auth.email, displayName: auth.displayName };
+  return withSession(request, context, async ({ user, team }) => {
     if (action === "check-subscription") {
-      return Response.json(await checkSubscription(context.db, user.id), { headers: noStore });
+      return Response.json(await checkSubscription(context.db, team.id), { headers: noStore });
     }
+    if (!team.permissions.includes("manage_billing")) throw new DomainError("permission_denied", teamPermissionMessage(team, "manage_billing"));
+    const account = { teamId: team.id, email: user.email, name: team.name };
     const billing = getBilling(context.config);
     if (!billing) throw new DomainError("payments_disabled", BILLING_MESSAGES.paymentsDisabled);
     const body = await readBody(request);
@@ -40,19 +42,19 @@ async function handle({ request, context, params }: Route.ActionArgs | Route.Loa
     try {
       const result =
         action === "create-checkout"
-          ? await createCheckout(context.db, billing, { user, tier: body.tier, appUrl })
+          ? await createCheckout(context.db, billing, { account, tier: body.tier, appUrl })
           : action === "customer-portal"
-            ? await openCustomerPortal(context.db, billing, { user, appUrl })
-            : await purchaseStorage(context.db, billing, { user, storageGb: body.storage_gb, appUrl });
+            ? await openCustomerPortal(context.db, billing, { account, appUrl })
+            : await purchaseStorage(context.db, billing, { account, storageGb: body.storage_gb, appUrl });
       return Response.json(result, { headers: noStore });
     } catch (error) {
-      throw stripeRefusal(context, error, { action, userId: user.id });
+      throw stripeRefusal(context, error, { action, teamId: team.id });
     }
   }, { unauthenticatedMessage: signIn });
 }
 
 /** A Stripe failure as the user should read it: Stripe's own words for a refused request (an amount below its minimum, say). */
-function stripeRefusal(context: AppLoadContext, error: unknown, facts: { action: string; userId: string }): unknown {
+function stripeRefusal(context: AppLoadContext, error: unknown, facts: { action: string; teamId: string }): unknown {
   if (error instanceof DomainError) return error;
   context.logger.error({ err: error, ...facts }, "stripe request failed");
   const stripeError = error as { type?: string; message?: string };

@@ -11,16 +11,16 @@ export function loader() {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  return withSession(request, context, async (user) => {
+  return withSession(request, context, async (auth) => {
     if (request.method === "PUT") {
-      const key = await updateManagedKey(context.db, user.id, params.id, await readJsonBody(request));
-      await recordKeyEvent(context, user.id, keyEvent("key.update", key));
+      const key = await updateManagedKey(context.db, auth.team.id, params.id, await readJsonBody(request));
+      await recordKeyEvent(context, auth, keyEvent("key.update", key));
       return apiSuccess({ data: key });
     }
     if (request.method === "DELETE") {
-      await recordKeyEvent(context, user.id, await deleteManagedKey(context.db, user.id, params.id));
+      await recordKeyEvent(context, auth, await deleteManagedKey(context.db, auth.team.id, params.id));
       return apiSuccess({ data: { id: params.id } });
     }
     return wrongMethod();
-  });
+  }, { permission: "manage_keys" });
 }

@@ -5,17 +5,17 @@ import { recordKeyEvent } from "~/http/portal-audit.server";
 import type { Route } from "./+types/keys";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  return withSession(request, context, async (user) => {
+  return withSession(request, context, async ({ team }) => {
     const serverId = new URL(request.url).searchParams.get("server_id") ?? undefined;
-    return apiSuccess({ data: await listManagedKeys(context.db, user.id, serverId) });
-  });
+    return apiSuccess({ data: await listManagedKeys(context.db, team.id, serverId) });
+  }, { permission: "manage_keys" });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST", "Use GET or POST on /api/keys");
-  return withSession(request, context, async (user) => {
-    const result = await runKeyManagerPost(context.db, user.id, await readJsonBody(request));
-    await recordKeyEvent(context, user.id, result.event);
+  return withSession(request, context, async (auth) => {
+    const result = await runKeyManagerPost(context.db, auth.team.id, await readJsonBody(request));
+    await recordKeyEvent(context, auth, result.event);
     return apiSuccess(result.body, { status: result.status });
-  });
+  }, { permission: "manage_keys" });
 }

@@ -5,8 +5,8 @@ import { withSession } from "~/http/session-api.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { handleResumableUpload } from "~/http/resumable-upload.server";
-import { findServerForUser } from "~/services/servers/servers.server";
-import { PORTAL_SOURCE, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { findServerForTeam } from "~/services/servers/servers.server";
+import { portalSource, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
 
@@ -16,23 +16,23 @@ import type { Route } from "./+types/resumable-upload";
  */
 async function portalResumable({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   if (request.method === "GET") return methodNotAllowed("POST, HEAD, PATCH, DELETE", "Use the tus protocol");
-  return withSession(request, context, async (user) => {
+  return withSession(request, context, async (auth) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
-    const server = await findServerForUser(context.db, user.id, serverId);
+    const server = await findServerForTeam(context.db, auth.team.id, serverId);
     if (!server) throw new DomainError("not_found", "Server not found");
-    const target = request.method === "POST" ? await prepareUploadTarget(context, server.id, PORTAL_SOURCE) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id, PORTAL_SOURCE);
+    const target = request.method === "POST" ? await prepareUploadTarget(context, server.id, portalSource(auth.user.id)) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id, portalSource(auth.user.id));
     const response = await handleResumableUpload(context, request, {
       target,
       answer: (files) => {
-        void recordPortalAudit(context, user.id, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
+        void recordPortalAudit(context, auth, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
         return { success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) };
       },
     });
     const headers = new Headers(response.headers);
     headers.set("Cache-Control", "no-store");
     return new Response(response.body, { status: response.status, headers });
-  });
+  }, { permission: "view_media" });
 }
 
 export const loader = portalResumable;

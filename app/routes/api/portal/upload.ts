@@ -5,8 +5,8 @@ import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
 import { uploadResponseBody } from "~/services/files/file-views.server";
-import { findServerForUser } from "~/services/servers/servers.server";
-import { PORTAL_SOURCE, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
+import { findServerForTeam } from "~/services/servers/servers.server";
+import { portalSource, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload";
 
 /**
@@ -14,21 +14,21 @@ import type { Route } from "./+types/upload";
  * API key; everything after that is the script API's pipeline and limits.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  return withSession(request, context, async (user) => {
+  return withSession(request, context, async (auth) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
-    const server = await findServerForUser(context.db, user.id, serverId);
+    const server = await findServerForTeam(context.db, auth.team.id, serverId);
     if (!server) throw new DomainError("not_found", "Server not found");
-    const target = await prepareUploadTarget(context, server.id, PORTAL_SOURCE);
+    const target = await prepareUploadTarget(context, server.id, portalSource(auth.user.id));
     try {
       const files = await handleUpload(context, request, target);
-      await recordPortalAudit(context, user.id, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
+      await recordPortalAudit(context, auth, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
     } catch (error) {
       if (error instanceof DomainError && error.code === "missing_file") throw new DomainError("missing_file", MISSING_UPLOAD_INFO);
       throw error;
     }
-  });
+  }, { permission: "view_media" });
 }
 
 export function loader() {

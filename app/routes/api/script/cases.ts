@@ -10,7 +10,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST, OPTIONS", "Use POST to open a case");
   return withApiKey(context, request, { action: "case.open", permission: "upload" }, async (caller) => {
     const body = await readSmallBody(request);
-    const { evidenceCase, created } = await openCase(context.db, { serverId: caller.serverId, userId: caller.userId, body: { number: body.number, title: body.title, notes: body.notes } });
+    const { evidenceCase, created } = await openCase(context.db, { serverId: caller.serverId, teamId: caller.teamId, body: { number: body.number, title: body.title, notes: body.notes } });
     const fileIds = Array.isArray(body.file_ids) ? body.file_ids.map(String) : [];
     const added = fileIds.length ? await addFilesToCase(context.db, evidenceCase, fileIds, { keyId: caller.keyId }) : 0;
     return apiSuccess({ ...caseBody(evidenceCase), added }, { status: created ? 201 : 200 });

@@ -1,0 +1,230 @@
+import { describe, expect } from "vitest";
+import { postForm, readToast, signUpAndSignIn, uniqueEmail, type SignedInUser } from "../helpers/auth.ts";
+import { test } from "../helpers/fixtures.ts";
+import { waitForOutboxMail } from "../helpers/mail.ts";
+import type { TestServer } from "../helpers/server.ts";
+import { form, png } from "../helpers/upload-fixtures.ts";
+
+/** The invitation link in the newest mail to `email`. */
+async function invitationLink(server: TestServer, email: string): Promise<string> {
+  const mail = await waitForOutboxMail(server.dataDir, email, "Join ");
+  const match = /https?:\/\/[^\s"<>]+\/invitations\/[0-9A-Za-z]+/.exec(mail.body);
+  if (!match) throw new Error(`no invitation link in:\n${mail.body}`);
+  return new URL(match[0]).pathname;
+}
+
+/** Invites `email` through the /team form as `by`, then signs that person up and accepts through the link. */
+async function inviteAndJoin(server: TestServer, by: SignedInUser, role: string, fields: Record<string, string | string[]> = {}): Promise<SignedInUser> {
+  const email = uniqueEmail(role);
+  const invited = await postForm(server, "/team", { intent: "invite", email, role, ...fields }, { cookie: by.cookie });
+  expect(invited.status).toBe(200);
+  expect(readToast(invited)).toMatchObject({ title: "Invitation sent" });
+  const link = await invitationLink(server, email);
+  const person = await signUpAndSignIn(server, { email, displayName: `The ${role}` });
+  const page = await server.request(link, { headers: { Cookie: person.cookie } });
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain("Accept");
+  const accepted = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: person.cookie });
+  expect(accepted.status).toBe(302);
+  expect(accepted.headers.get("location")).toBe("/dashboard");
+  expect(readToast(accepted)).toMatchObject({ title: "Welcome to the team" });
+  return person;
+}
+
+async function invitationIdOf(server: TestServer, email: string): Promise<string> {
+  const row = await server.ctx.db.selectFrom("team_invitations").select("id").where("email", "=", email).orderBy("created_at", "desc").executeTakeFirstOrThrow();
+  return row.id;
+}
+
+async function createServerAs(server: TestServer, who: SignedInUser, name: string): Promise<string> {
+  const res = await postForm(server, "/servers", { name, description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: who.cookie });
+  expect(res.status).toBe(200);
+  return (await server.ctx.db.selectFrom("servers").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
+}
+
+function createKey(server: TestServer, who: SignedInUser, serverId: string) {
+  return server.request("/api/keys", {
+    method: "POST",
+    headers: { Cookie: who.cookie, Origin: server.url, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Phone script", server_id: serverId }),
+  });
+}
+
+async function auditRows(server: TestServer, who: SignedInUser) {
+  await server.flushUsage();
+  const html = (await (await server.request("/audit", { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
+  return [...html.matchAll(/data-testid="audit-row"[\s\S]*?data-testid="audit-actor">([^<]*)<[\s\S]*?data-testid="audit-action">([^<]*)</g)].map((m) => [m[1], m[2].replace(/&#x27;/g, "'")]);
+}
+
+describe("teams", () => {
+  test("an invited developer manages keys in the owner's team but not billing, and the audit log names each actor", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Chief Ramos" });
+    const serverId = await createServerAs(server, owner, "Mission Row RP");
+    const developer = await inviteAndJoin(server, owner, "developer");
+
+    // The invitation switched the developer's session to the owner's team: its servers are theirs to see.
+    const servers = await (await server.request("/servers", { headers: { Cookie: developer.cookie } })).text();
+    expect(servers).toContain("Mission Row RP");
+    const key = await createKey(server, developer, serverId);
+    expect(key.status).toBe(201);
+    expect((await server.request("/api-keys", { headers: { Cookie: developer.cookie } })).status).toBe(200);
+
+    // Billing is not theirs: the page is a 403, the checkout endpoint a JSON 403, and the plan is unchanged.
+    const billing = await server.request("/billing", { headers: { Cookie: developer.cookie } });
+    expect(billing.status).toBe(403);
+    expect(await billing.text()).toContain("Manage billing");
+    const checkout = await server.request("/api/billing/create-checkout", {
+      method: "POST",
+      headers: { Cookie: developer.cookie, Origin: server.url, "Content-Type": "application/json" },
+      body: JSON.stringify({ tier: "starter" }),
+    });
+    expect(checkout.status).toBe(403);
+    expect(await checkout.json()).toMatchObject({ code: "permission_denied" });
+    // The audit log is for owners and admins; the developer's sidebar does not offer it.
+    expect((await server.request("/audit", { headers: { Cookie: developer.cookie } })).status).toBe(403);
+
+    expect(await auditRows(server, owner)).toEqual([
+      ["The developer", "Created an API key"],
+      ["The developer", "Joined the team"],
+      ["Chief Ramos", "Invited a member"],
+      ["Chief Ramos", "Created a server"],
+    ]);
+    // The developer's own team is still theirs, empty, one switch away.
+    const own = await server.ctx.db.selectFrom("teams").select("id").where("owner_user_id", "=", developer.user.id).executeTakeFirstOrThrow();
+    const switched = await postForm(server, "/team/switch", { teamId: own.id }, { cookie: developer.cookie });
+    expect(switched.status).toBe(302);
+    expect(await (await server.request("/servers", { headers: { Cookie: developer.cookie } })).text()).not.toContain("Mission Row RP");
+    expect((await server.request("/billing", { headers: { Cookie: developer.cookie } })).status).toBe(200);
+    // A team they do not belong to cannot be switched to.
+    const foreign = await signUpAndSignIn(server);
+    expect((await postForm(server, "/team/switch", { teamId: foreign.user.id }, { cookie: developer.cookie })).status).toBe(404);
+  });
+
+  test("a member without delete permission sees no delete controls and is refused; the file stays", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Owner Two" });
+    const serverId = await createServerAs(server, owner, "Paleto RP");
+    const secret = ((await (await createKey(server, owner, serverId)).json()) as { api_key: string }).api_key;
+    const uploaded = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await png(), filename: "a.png", type: "image/png" }]) });
+    expect(uploaded.status).toBe(201);
+    const fileId = ((await uploaded.json()) as { id: string }).id;
+    const member = await inviteAndJoin(server, owner, "member");
+
+    const gallery = await (await server.request("/gallery", { headers: { Cookie: member.cookie } })).text();
+    expect(gallery).toContain("a.png");
+    const detail = await (await server.request(`/gallery/${fileId}`, { headers: { Cookie: member.cookie } })).text();
+    expect(detail).toContain("can view this file but not change or delete it");
+    expect(detail).not.toContain("Delete file");
+    const ownerDetail = await (await server.request(`/gallery/${fileId}`, { headers: { Cookie: owner.cookie } })).text();
+    expect(ownerDetail).toContain("Delete file");
+
+    const refused = await postForm(server, "/gallery", { intent: "delete", id: fileId }, { cookie: member.cookie });
+    expect(refused.status).toBe(403);
+    expect(readToast(refused)?.description).toContain("Delete media");
+    expect((await postForm(server, `/gallery/${fileId}`, { intent: "delete" }, { cookie: member.cookie })).status).toBe(403);
+    expect((await postForm(server, "/gallery", { intent: "visibility", visibility: "private", id: fileId }, { cookie: member.cookie })).status).toBe(403);
+    const keys = await server.request("/api/keys", { headers: { Cookie: member.cookie } });
+    expect(keys.status).toBe(403);
+    const file = await server.ctx.db.selectFrom("files").select(["id", "is_public"]).where("id", "=", fileId).executeTakeFirst();
+    expect(file).toEqual({ id: fileId, is_public: true });
+
+    // An admin grants the permission: the same request now deletes the file.
+    const granted = await postForm(
+      server,
+      "/team",
+      { intent: "member-update", userId: member.user.id, role: "member", permissions: ["view_media", "delete_media"] },
+      { cookie: owner.cookie },
+    );
+    expect(granted.status).toBe(200);
+    expect((await postForm(server, "/gallery", { intent: "delete", id: fileId }, { cookie: member.cookie })).status).toBe(200);
+    expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", fileId).executeTakeFirst()).toBeUndefined();
+    expect((await auditRows(server, owner)).slice(0, 2)).toEqual([
+      ["The member", "Deleted files"],
+      ["Owner Two", "Changed a member's access"],
+    ]);
+  });
+
+  test("invitations: one address, revocable, expiring, and only the invited account may answer", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Owner Three" });
+    const email = uniqueEmail("invitee");
+    expect((await postForm(server, "/team", { intent: "invite", email: "not-an-address", role: "member" }, { cookie: owner.cookie })).status).toBe(400);
+    expect((await postForm(server, "/team", { intent: "invite", email, role: "owner" }, { cookie: owner.cookie })).status).toBe(400);
+    expect((await postForm(server, "/team", { intent: "invite", email: owner.email, role: "member" }, { cookie: owner.cookie })).status).toBe(400);
+    expect(await server.ctx.db.selectFrom("team_invitations").select("id").where("team_id", "=", owner.user.id).execute()).toEqual([]);
+
+    expect((await postForm(server, "/team", { intent: "invite", email, role: "admin" }, { cookie: owner.cookie })).status).toBe(200);
+    const link = await invitationLink(server, email);
+    const someoneElse = await signUpAndSignIn(server);
+    const wrong = await server.request(link, { headers: { Cookie: someoneElse.cookie } });
+    expect((await wrong.text()).replace(/<!-- -->/g, "")).toContain(`This invitation is for ${email}, but you are signed in as ${someoneElse.email}`);
+    const stolen = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: someoneElse.cookie });
+    expect(stolen.status).toBe(404);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).execute()).toHaveLength(1);
+
+    // A visitor sees whose invitation it is and is sent to sign in.
+    const anonymous = await (await server.request(link)).text();
+    expect(anonymous).toContain("Sign in to answer");
+
+    // Revoked: the link says so and accepting is refused.
+    const pending = await (await server.request("/team", { headers: { Cookie: owner.cookie } })).text();
+    expect(pending).toContain(email);
+    expect((await postForm(server, "/team", { intent: "revoke", invitationId: await invitationIdOf(server, email) }, { cookie: owner.cookie })).status).toBe(200);
+    const invitee = await signUpAndSignIn(server, { email });
+    expect(await (await server.request(link, { headers: { Cookie: invitee.cookie } })).text()).toContain("revoked by the team");
+    expect((await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: invitee.cookie })).status).toBe(400);
+
+    // Expired: a new invitation past its 7 days.
+    expect((await postForm(server, "/team", { intent: "invite", email, role: "member" }, { cookie: owner.cookie })).status).toBe(200);
+    const second = await invitationLink(server, email);
+    expect(second).not.toBe(link);
+    await server.ctx.db.updateTable("team_invitations").set({ expires_at: new Date(Date.now() - 1000) }).where("email", "=", email).where("status", "=", "pending").execute();
+    expect(await (await server.request(second, { headers: { Cookie: invitee.cookie } })).text()).toContain("has expired");
+    expect((await postForm(server, second, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: invitee.cookie })).status).toBe(400);
+
+    // Declined: answered once, no membership.
+    expect((await postForm(server, "/team", { intent: "invite", email, role: "member" }, { cookie: owner.cookie })).status).toBe(200);
+    const third = await invitationLink(server, email);
+    expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "decline" }, { cookie: invitee.cookie })).status).toBe(200);
+    expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: invitee.cookie })).status).toBe(400);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).execute()).toHaveLength(1);
+  });
+
+  test("ownership moves to another member, the old owner stays as admin, and a member can leave", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Founder" });
+    const admin = await inviteAndJoin(server, owner, "admin");
+    const member = await inviteAndJoin(server, owner, "member");
+    // Only the owner transfers; the owner cannot leave or be removed.
+    expect((await postForm(server, "/team", { intent: "transfer", userId: member.user.id }, { cookie: admin.cookie })).status).toBe(403);
+    expect((await postForm(server, "/team", { intent: "leave" }, { cookie: owner.cookie })).status).toBe(403);
+    expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(403);
+
+    expect((await postForm(server, "/team", { intent: "transfer", userId: admin.user.id }, { cookie: owner.cookie })).status).toBe(200);
+    const roles = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).execute();
+    expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({ [owner.user.id]: "admin", [admin.user.id]: "owner", [member.user.id]: "member" });
+    expect((await server.ctx.db.selectFrom("teams").select("owner_user_id").where("id", "=", owner.user.id).executeTakeFirstOrThrow()).owner_user_id).toBe(admin.user.id);
+
+    const left = await postForm(server, "/team", { intent: "leave" }, { cookie: member.cookie });
+    expect(left.status).toBe(302);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).where("user_id", "=", member.user.id).execute()).toEqual([]);
+    // Back in their own team; the old one cannot be switched to any more.
+    expect((await postForm(server, "/team/switch", { teamId: owner.user.id }, { cookie: member.cookie })).status).toBe(404);
+    // The new owner removes the old one.
+    expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(200);
+    expect(await auditRows(server, admin)).toEqual(
+      expect.arrayContaining([
+        ["The admin", "Removed a member"],
+        ["The member", "Left the team"],
+        ["Founder", "Transferred ownership"],
+      ]),
+    );
+  });
+
+  test("an admin sees every team with its owner, members and plan", async ({ server }) => {
+    const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Site Admin" });
+    const owner = await signUpAndSignIn(server, { displayName: "Team Owner" });
+    await inviteAndJoin(server, owner, "member");
+    const html = (await (await server.request("/admin/teams", { headers: { Cookie: admin.cookie } })).text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Team Owner");
+    expect(html).toMatch(/Team Owner[\s\S]*?2 members/);
+    expect((await server.request("/admin/teams", { headers: { Cookie: owner.cookie }, redirect: "manual" })).status).toBe(302);
+  });
+});
