@@ -26,6 +26,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (auth) await loadCurrentTeam(context, auth);
   const signedInAs = auth?.user.email ?? null;
   return {
+    appName: context.config.APP_NAME,
     invitation: {
       id: invitation.id,
       teamName: invitation.teamName,
@@ -56,10 +57,14 @@ const STATE_TEXT = {
 } as const;
 
 export default function Invitation({ loaderData, actionData }: Route.ComponentProps) {
-  const { invitation, signedIn, signedInAs, addressedToMe, back } = loaderData;
+  const { appName, invitation, signedIn, signedInAs, addressedToMe, back } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
-    <main id="main" className="flex min-h-screen items-center justify-center p-4">
+    <main id="main" className="flex min-h-screen flex-col items-center justify-center gap-6 p-4">
+      <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight">
+        <img src="/favicon.svg" alt="" className="size-7" />
+        {appName}
+      </Link>
       <Card className="w-full max-w-md">
         <CardHeader>
           <CardTitle>Join {invitation.teamName}</CardTitle>
