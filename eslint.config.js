@@ -10,7 +10,7 @@ const RELATIVE_APP_IMPORT = {
 };
 
 /** Service domains from the bottom up: each may import only those before it. */
-const SERVICE_LAYERS = ["platform", "media", "billing", "teams", "accounts", "servers", "api-keys", "files", "retention", "uploads", "maintenance", "stats"];
+const SERVICE_LAYERS = ["platform", "media", "billing", "teams", "accounts", "servers", "api-keys", "files", "retention", "logs", "uploads", "maintenance", "stats"];
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "data/", "tests/.artifacts/", "bench/.work/", ".scratch/"] },

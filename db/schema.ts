@@ -273,6 +273,30 @@ export interface CaseFilesTable {
   added_by_key_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export interface CaseMembersTable {
+  case_id: string;
+  user_id: string;
+}
+
+export interface LogDatasetsTable {
+  id: Generated<string>;
+  server_id: string;
+  name: string;
+  retention_days: number;
+  created_at: Timestamp;
+}
+
+export interface LogEntriesTable {
+  id: Generated<string>;
+  ts: Date;
+  dataset_id: string;
+  level: string;
+  resource: string | null;
+  message: string;
+  metadata: Json;
+  received_at: Timestamp;
+}
+
 export interface UsageDailyTable {
   server_id: string;
   day: ColumnType<string, string, string>;
@@ -281,6 +305,7 @@ export interface UsageDailyTable {
   downloads: ColumnType<number, number | undefined, number>;
   download_bytes: ColumnType<number, number | undefined, number>;
   api_calls: ColumnType<number, number | undefined, number>;
+  log_entries: ColumnType<number, number | undefined, number>;
 }
 
 export interface StripeEventsTable {
@@ -349,6 +374,9 @@ export interface Database {
   file_shares: FileSharesTable;
   cases: CasesTable;
   case_files: CaseFilesTable;
+  case_members: CaseMembersTable;
+  log_datasets: LogDatasetsTable;
+  log_entries: LogEntriesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -44,6 +44,8 @@ export interface KeyedRouteOptions {
   permission?: ApiKeyPermission;
   /** A server id the client claims before the body is read (query or header). */
   serverId?: string | null;
+  /** False keeps successful calls out of the audit trail (log ingest: thousands a minute); refusals are still recorded. */
+  audited?: boolean;
 }
 
 /**
@@ -80,6 +82,12 @@ export async function withApiKey(
   for (const [name, value] of Object.entries(caller.rateHeaders)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
-  context.apiCalls.record(caller, { action: options.action, ip: context.clientIp, status: response.status, detail: { method: request.method, path: url.pathname } });
+  context.apiCalls.record(caller, {
+    action: options.action,
+    audited: options.audited !== false || response.status >= 400,
+    ip: context.clientIp,
+    status: response.status,
+    detail: { method: request.method, path: url.pathname },
+  });
   return response;
 }

@@ -1,5 +1,5 @@
 /** What a key may do; a new key gets upload and read unless its owner chooses otherwise. */
-export const API_KEY_PERMISSIONS = ["upload", "read", "delete"] as const;
+export const API_KEY_PERMISSIONS = ["upload", "read", "delete", "logs:write"] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 export const DEFAULT_API_KEY_PERMISSIONS: ApiKeyPermission[] = ["upload", "read"];
 
@@ -7,6 +7,7 @@ export const API_KEY_PERMISSION_LABELS: Record<ApiKeyPermission, string> = {
   upload: "Upload",
   read: "Read",
   delete: "Delete",
+  "logs:write": "Write logs",
 };
 
 /** The expiries the portal offers at creation, in days ("never" keeps the key until it is revoked). */

@@ -23,6 +23,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "case.reopen": "Reopened a case",
   "case.export": "Exported a case",
   "case.read": "Read a case",
+  "case.members": "Changed who sees a case",
   "team.create": "Created a team",
   "team.rename": "Renamed the team",
   "team.transfer": "Transferred ownership",

@@ -19,6 +19,7 @@ export const PORTAL_NAV = [
   { label: "Billing", to: "/billing", icon: "billing", needs: "manage_billing" },
   { label: "Analytics", to: "/analytics", icon: "analytics" },
   { label: "Evidence Cases", to: "/cases", icon: "cases", needs: "view_media" },
+  { label: "Logs", to: "/logs", icon: "logs", needs: "view_logs" },
   { label: "Team", to: "/team", icon: "team" },
   { label: "Audit Log", to: "/audit", icon: "audit", needs: "manage_members" },
   { label: "Documentation", to: "/docs", icon: "docs" },

@@ -13,6 +13,10 @@ export interface Plan {
   retentionDays: number | null;
   /** Days the audit trail (/audit) keeps an entry. */
   auditRetentionDays: number;
+  /** Log entries a team may send in a calendar month (UTC); past it, ingest answers 429. */
+  logEntriesPerMonth: number;
+  /** The longest a log dataset may keep its entries, in days. */
+  logRetentionDays: number;
   overagePerGbGbp: number;
   mostPopular: boolean;
   features: string[];
@@ -23,6 +27,8 @@ const common = ["Unlimited uploads", "API access", "Global CDN delivery"];
 export const PLANS: Record<Tier, Plan> = {
   free: {
     tier: "free",
+    logEntriesPerMonth: 100_000,
+    logRetentionDays: 7,
     auditRetentionDays: 30,
     name: "Street",
     priceGbp: 0,
@@ -30,10 +36,12 @@ export const PLANS: Record<Tier, Plan> = {
     retentionDays: 30,
     overagePerGbGbp: 0.25,
     mostPopular: false,
-    features: ["5GB storage", "30-day file retention", ...common],
+    features: ["5GB storage", "30-day file retention", ...common, "100k log entries a month, kept 7 days"],
   },
   starter: {
     tier: "starter",
+    logEntriesPerMonth: 1_000_000,
+    logRetentionDays: 30,
     auditRetentionDays: 90,
     name: "Hood",
     priceGbp: 4.99,
@@ -41,10 +49,12 @@ export const PLANS: Record<Tier, Plan> = {
     retentionDays: null,
     overagePerGbGbp: 0.2,
     mostPopular: false,
-    features: ["25GB storage", "Files kept forever", ...common],
+    features: ["25GB storage", "Files kept forever", ...common, "1M log entries a month, kept 30 days"],
   },
   professional: {
     tier: "professional",
+    logEntriesPerMonth: 10_000_000,
+    logRetentionDays: 90,
     auditRetentionDays: 365,
     name: "Kingpin",
     priceGbp: 9.99,
@@ -52,10 +62,12 @@ export const PLANS: Record<Tier, Plan> = {
     retentionDays: null,
     overagePerGbGbp: 0.1,
     mostPopular: true,
-    features: ["100GB storage", "Files kept forever", ...common, "Priority support"],
+    features: ["100GB storage", "Files kept forever", ...common, "10M log entries a month, kept 90 days", "Priority support"],
   },
   business: {
     tier: "business",
+    logEntriesPerMonth: 50_000_000,
+    logRetentionDays: 180,
     auditRetentionDays: 365,
     name: "Boss",
     priceGbp: 19.99,
@@ -63,7 +75,7 @@ export const PLANS: Record<Tier, Plan> = {
     retentionDays: null,
     overagePerGbGbp: 0.1,
     mostPopular: false,
-    features: ["200GB storage", "Files kept forever", ...common, "Priority support"],
+    features: ["200GB storage", "Files kept forever", ...common, "50M log entries a month, kept 180 days", "Priority support"],
   },
 };
 

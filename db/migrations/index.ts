@@ -13,6 +13,8 @@ import { keyScopes } from "./0011-key-scopes.ts";
 import { auditTrail } from "./0012-audit-trail.ts";
 import { evidenceCases } from "./0013-evidence-cases.ts";
 import { teams } from "./0014-teams.ts";
+import { caseMembers } from "./0015-case-members.ts";
+import { logs } from "./0016-logs.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   "0012-audit-trail": auditTrail,
   "0013-evidence-cases": evidenceCases,
   "0014-teams": teams,
+  "0015-case-members": caseMembers,
+  "0016-logs": logs,
 };

@@ -71,7 +71,10 @@ describe("teams in the browser", () => {
     // The switcher takes the developer back to their own team, where billing is theirs.
     await developerPage.goto(`${server.url}/dashboard`);
     await developerPage.getByRole("button", { name: /Current team: Chief Ramos/ }).click();
-    await developerPage.getByRole("menuitem", { name: /Dev Diaz/ }).click();
+    await Promise.all([
+      developerPage.waitForResponse((res) => res.url().includes("/team/switch") && res.request().method() === "POST"),
+      developerPage.getByRole("menuitem", { name: /Dev Diaz/ }).click(),
+    ]);
     await expect.poll(() => developerPage.getByRole("button", { name: /Current team: Dev Diaz/ }).isVisible()).toBe(true);
     await developerPage.goto(`${server.url}/billing`);
     await expect.poll(() => developerPage.getByRole("heading", { name: "Server Hosting Plans" }).isVisible()).toBe(true);

@@ -227,4 +227,32 @@ describe("teams", () => {
     expect(html).toMatch(/Team Owner[\s\S]*?2 members/);
     expect((await server.request("/admin/teams", { headers: { Cookie: owner.cookie }, redirect: "manual" })).status).toBe(302);
   });
+
+  test("a case restricted to some members is hidden from the others until it is opened to the team", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Captain Price" });
+    const serverId = await createServerAs(server, owner, "Vespucci RP");
+    const detective = await inviteAndJoin(server, owner, "developer");
+    const cadet = await inviteAndJoin(server, owner, "member");
+    const opened = await postForm(server, "/cases", { intent: "open", serverId, number: "IA-7", title: "Internal affairs", notes: "", members: [detective.user.id] }, { cookie: owner.cookie });
+    expect(opened.status).toBe(200);
+    const caseId = (await server.ctx.db.selectFrom("cases").select("id").where("number", "=", "IA-7").executeTakeFirstOrThrow()).id;
+    const casesOf = async (who: SignedInUser) => (await (await server.request("/cases", { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
+
+    expect(await casesOf(owner)).toContain("IA-7 · Internal affairs");
+    expect(await casesOf(owner)).toContain("Restricted to 1 member");
+    expect(await casesOf(detective)).toContain("IA-7 · Internal affairs");
+    expect(await casesOf(cadet)).not.toContain("IA-7");
+    expect((await server.request(`/cases/${caseId}/export.zip`, { headers: { Cookie: cadet.cookie } })).status).toBe(404);
+    expect((await postForm(server, "/cases", { intent: "close", caseId }, { cookie: cadet.cookie })).status).toBe(404);
+    // Only owners and admins choose who sees a case.
+    expect((await postForm(server, "/cases", { intent: "members", caseId, members: [cadet.user.id] }, { cookie: detective.cookie })).status).toBe(403);
+    // Someone outside the team cannot be given access.
+    const stranger = await signUpAndSignIn(server);
+    expect((await postForm(server, "/cases", { intent: "members", caseId, members: [stranger.user.id] }, { cookie: owner.cookie })).status).toBe(400);
+    expect(await server.ctx.db.selectFrom("case_members").select("user_id").where("case_id", "=", caseId).execute()).toEqual([{ user_id: detective.user.id }]);
+
+    expect((await postForm(server, "/cases", { intent: "members", caseId }, { cookie: owner.cookie })).status).toBe(200);
+    expect(await casesOf(cadet)).toContain("IA-7 · Internal affairs");
+    expect((await auditRows(server, owner))[0]).toEqual(["Captain Price", "Changed who sees a case"]);
+  });
 });

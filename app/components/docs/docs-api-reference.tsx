@@ -213,7 +213,8 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           An MDT can keep evidence out of reach of retention rules: send <C>case=LSPD-2291</C> with an upload (the case is opened if it is new), or
           open it first with <C>POST /api/cases</C> and <C>{'{"number": "LSPD-2291", "title": "Vinewood robbery"}'}</C>. While a case is open its
           files are kept whatever your plan or retention rules say, and deleting one answers 409 <C>file_in_open_case</C>. A key with delete
-          permission closes or reopens it (<C>POST /api/cases/NUMBER/close</C>, <C>/reopen</C>).
+          permission closes or reopens it (<C>POST /api/cases/NUMBER/close</C>, <C>/reopen</C>). In the portal, owners and admins can restrict a
+          case to some members of the team (&quot;Who may see it&quot;); everyone else in the team does not see it at all.
         </p>
         <p>
           <C>GET /api/cases/NUMBER/export</C> downloads the case as a zip: the files, <C>manifest.json</C> with each file&apos;s SHA-256, upload

@@ -18,6 +18,7 @@ import {
   Users,
   UsersRound,
   Building2,
+  Logs,
 } from "lucide-react";
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
 import { NavLink } from "react-router";
@@ -44,6 +45,7 @@ const ICONS: Record<NavIcon, typeof Server> = {
   allServers: FolderOpen,
   users: Users,
   team: UsersRound,
+  logs: Logs,
   teams: Building2,
   reports: Flag,
 };

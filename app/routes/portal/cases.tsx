@@ -13,9 +13,11 @@ import type { ActionResult } from "~/lib/action-result";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { requireTeam } from "~/http/guards.server";
+import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
-import { findCaseForTeam, listCasesForTeam, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
+import { caseViewerOf, findCaseForTeam, listCasesForTeam, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
+import { caseMemberIds, setCaseMembers } from "~/services/files/case-members.server";
+import { listTeamMembers } from "~/services/teams/team-members.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import type { Route } from "./+types/cases";
@@ -25,15 +27,31 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { team } = await requireTeam(request, context, "view_media");
-  const [servers, cases] = await Promise.all([listServersForTeam(context.db, team.id), listCasesForTeam(context.db, team.id)]);
-  return { servers: servers.map((s) => ({ id: s.id, name: s.name })), cases };
+  const { user, team } = await requireTeam(request, context, "view_media");
+  const viewer = caseViewerOf(user.id, team.permissions);
+  const [servers, cases, members] = await Promise.all([
+    listServersForTeam(context.db, team.id),
+    listCasesForTeam(context.db, team.id, viewer),
+    viewer.seesAll ? listTeamMembers(context.db, team.id) : Promise.resolve([]),
+  ]);
+  const restricted = await caseMemberIds(context.db, cases.filter((c) => c.memberCount > 0).map((c) => c.id));
+  return {
+    servers: servers.map((s) => ({ id: s.id, name: s.name })),
+    cases: cases.map((c) => ({ ...c, memberIds: restricted.get(c.id) ?? [] })),
+    // Owners and admins choose who may see a case; everyone else sees the cases open to them.
+    members: members.map((m) => ({ id: m.userId, name: m.displayName ?? m.email ?? "Member" })),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const auth = await requireTeam(request, context, "view_media");
+  const viewer = caseViewerOf(auth.user.id, auth.team.permissions);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
+  const chosenMembers = form.getAll("members").map(String);
+  if ((intent === "members" || chosenMembers.length) && !viewer.seesAll) {
+    return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
+  }
   if (intent === "open") {
     const server = await findServerForTeam(context.db, auth.team.id, String(form.get("serverId") ?? ""));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
@@ -43,6 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         teamId: auth.team.id,
         body: { number: form.get("number") ?? undefined, title: form.get("title") || undefined, notes: form.get("notes") ?? undefined },
       });
+      if (created && chosenMembers.length) await setCaseMembers(context.db, { caseId: evidenceCase.id, teamId: auth.team.id, userIds: chosenMembers });
       await recordPortalAudit(context, auth, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
       return actionOk({ type: "success", title: created ? "Case opened" : "Case updated", description: `Case ${evidenceCase.number} on ${server.name}.` });
     } catch (error) {
@@ -50,8 +69,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionFail("Error opening case", error.message, 400);
     }
   }
+  if (intent === "members") {
+    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), viewer);
+    if (!found) return actionFail("Error", "Case not found", 404);
+    try {
+      const count = await setCaseMembers(context.db, { caseId: found.id, teamId: auth.team.id, userIds: chosenMembers });
+      await recordPortalAudit(context, auth, { action: "case.members", target: `Case ${found.number}`, serverId: found.serverId, detail: { members: chosenMembers } });
+      return actionOk({ type: "success", title: "Case access updated", description: count ? `Only ${count} chosen ${count === 1 ? "member" : "members"}, owners and admins see case ${found.number}.` : `Everyone in the team sees case ${found.number}.` });
+    } catch (error) {
+      if (!isDomainError(error, "invalid_request")) throw error;
+      return actionFail("Error", error.message, 400);
+    }
+  }
   if (intent === "close" || intent === "reopen") {
-    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""));
+    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), viewer);
     if (!found) return actionFail("Error", "Case not found", 404);
     await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
     await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
@@ -64,7 +95,44 @@ export async function action({ request, context }: Route.ActionArgs) {
   return actionFail("Error", "Unknown action.", 400);
 }
 
-function OpenCaseForm({ servers }: { servers: { id: string; name: string }[] }) {
+type MemberChoice = { id: string; name: string };
+
+/** Checkboxes of the team's members, posted as `members`; none chosen means the whole team sees the case. */
+function MemberChoices({ members, chosen, idPrefix }: { members: MemberChoice[]; chosen: string[]; idPrefix: string }) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">Who may see it</legend>
+      <p className="text-xs text-muted-foreground">Leave all unticked for the whole team; owners and admins always see every case.</p>
+      <div className="flex flex-wrap gap-x-4 gap-y-2">
+        {members.map((m) => (
+          <label key={m.id} htmlFor={`${idPrefix}-${m.id}`} className="flex items-center gap-2 text-sm">
+            <input id={`${idPrefix}-${m.id}`} type="checkbox" name="members" value={m.id} defaultChecked={chosen.includes(m.id)} className="size-4" />
+            {m.name}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function CaseAccess({ caseId, members, chosen }: { caseId: string; members: MemberChoice[]; chosen: string[] }) {
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-muted-foreground">Who sees it</summary>
+      <fetcher.Form method="post" className="mt-2 space-y-2">
+        <input type="hidden" name="intent" value="members" />
+        <input type="hidden" name="caseId" value={caseId} />
+        <MemberChoices members={members} chosen={chosen} idPrefix={`case-${caseId}`} />
+        <Button type="submit" variant="outline" size="sm" disabled={fetcher.state !== "idle"}>
+          Save access
+        </Button>
+      </fetcher.Form>
+    </details>
+  );
+}
+
+function OpenCaseForm({ servers, members }: { servers: { id: string; name: string }[]; members: MemberChoice[] }) {
   const fetcher = useFetcher<ActionResult>();
   const formRef = useRef<HTMLFormElement>(null);
   const busy = fetcher.state !== "idle";
@@ -102,6 +170,11 @@ function OpenCaseForm({ servers }: { servers: { id: string; name: string }[] }) 
             <Label htmlFor="case-notes">Notes</Label>
             <Textarea id="case-notes" name="notes" maxLength={5000} rows={2} />
           </div>
+          {members.length > 1 ? (
+            <div className="md:col-span-3">
+              <MemberChoices members={members} chosen={[]} idPrefix="new-case" />
+            </div>
+          ) : null}
           <div className="md:col-span-3">
             <Button type="submit" disabled={busy || servers.length === 0}>
               <FolderLock aria-hidden /> {busy ? "Opening..." : "Open case"}
@@ -127,11 +200,11 @@ function StatusButton({ caseId, open }: { caseId: string; open: boolean }) {
 }
 
 export default function Cases({ loaderData }: Route.ComponentProps) {
-  const { servers, cases } = loaderData;
+  const { servers, cases, members } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeader title="Evidence Cases" description="Numbered cases that keep evidence safe from retention and deletion, exported with a signed manifest." />
-      <OpenCaseForm servers={servers} />
+      <OpenCaseForm servers={servers} members={members} />
       {cases.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-2 py-12 text-center">
@@ -154,7 +227,9 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
                   <span data-testid="case-files">{formatCount(c.fileCount, "file")}</span>
                   <span>Opened {formatDateTime(c.createdAt)}</span>
                   {c.closedAt ? <span>Closed {formatDateTime(c.closedAt)}</span> : null}
+                  <span data-testid="case-access">{c.memberCount ? `Restricted to ${formatCount(c.memberCount, "member")}` : "Whole team"}</span>
                 </div>
+                {members.length > 1 ? <CaseAccess caseId={c.id} members={members} chosen={c.memberIds} /> : null}
                 {c.notes ? <p className="text-sm break-words text-muted-foreground">{c.notes}</p> : null}
               </div>
               <div className="flex gap-2">

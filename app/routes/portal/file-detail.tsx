@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
 import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
-import { addFilesToCase, caseChoicesForFile, findCaseForTeam } from "~/services/files/evidence-cases.server";
+import { addFilesToCase, caseChoicesForFile, caseViewerOf, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { fileExpiries, planRetentionDays, setKeepForever } from "~/services/retention/expiry.server";
@@ -18,7 +18,7 @@ import { listStoredCategories } from "~/services/servers/categories.server";
 import type { Route } from "./+types/file-detail";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { team } = await requireTeam(request, context, "view_media");
+  const { user, team } = await requireTeam(request, context, "view_media");
   const file = await findFileDetails(context.db, team.id, params.fileId);
   if (!file) throw data("File not found", { status: 404 });
   const [expiries, stored, planDays, shares, cases] = await Promise.all([
@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     listStoredCategories(context.db, { teamId: team.id }),
     planRetentionDays(context.db, team.id),
     listShares(context.db, team.id, file.id),
-    caseChoicesForFile(context.db, file.serverId, file.id),
+    caseChoicesForFile(context.db, file.serverId, file.id, caseViewerOf(user.id, team.permissions)),
   ]);
   const url = shareUrl(context.config, file);
   const sharePage: [string, string] = ["Share page (shows the file in Discord embeds)", `${context.config.appUrl}/v/${file.id}`];
@@ -103,7 +103,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return actionOk({ type: "success", title: "Share link revoked" });
   }
   if (form.get("intent") === "addToCase") {
-    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""));
+    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), caseViewerOf(auth.user.id, auth.team.permissions));
     const file = found ? await findFileDetails(context.db, auth.team.id, params.fileId) : undefined;
     if (!found || !file || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
     try {

@@ -14,7 +14,7 @@ interface PendingCall {
   at: Date;
 }
 
-/** One transaction for a batch: the audit rows, one counter upsert per server and day, one touch per key. */
+/** One transaction for a batch: the audit rows (of audited calls), one counter upsert per server and day, one touch per key. */
 async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
   const counters = new Map<string, { serverId: string; at: Date; count: number }>();
   const keys = new Map<string, { lastUsedAt: Date | null; at: Date }>();
@@ -26,11 +26,12 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
     const key = keys.get(caller.keyId);
     if (!key || key.at < at) keys.set(caller.keyId, { lastUsedAt: caller.lastUsedAt, at });
   }
+  const audited = batch.filter(({ call }) => call.audited !== false);
   await db.transaction().execute(async (trx) => {
-    await trx
+    if (audited.length) await trx
       .insertInto("audit_logs")
       .values(
-        batch.map(({ caller, call, at }) => ({
+        audited.map(({ caller, call, at }) => ({
           team_id: caller.teamId,
           server_id: caller.serverId,
           api_key_id: caller.keyId,

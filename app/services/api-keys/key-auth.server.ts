@@ -34,14 +34,22 @@ const AUTH_SCHEMES = /^(bearer|key|token|apikey)\s+/i;
 export const API_KEY_QUERY_PARAMS = ["apiKey", "api_key", "apikey", "api", "key", "token"] as const;
 
 /**
- * The key from wherever clients put it: `x-api-key`, `Authorization: Bearer|Key <key>` or the bare
- * key, `?apiKey=` / `?api_key=` / `?api=` / `?key=` / `?token=`. Values are trimmed; the first
+ * The key from wherever clients put it: `x-api-key`, `Authorization: Bearer|Key <key>`, the bare
+ * key or Basic credentials whose password is the key, `?apiKey=` / `?api_key=` / `?api=` / `?key=` / `?token=`. Values are trimmed; the first
  * place that has one wins.
  */
 export function extractApiKey(headers: Headers, query: URLSearchParams): string | null {
   const header = headers.get("x-api-key")?.trim();
   if (header) return header;
   const authorization = headers.get("authorization")?.trim();
+  // Loki clients (ox_lib, Promtail) send Basic credentials: the password is the key (a bare user works too).
+  const basic = authorization && /^basic\s+(\S+)$/i.exec(authorization);
+  if (basic) {
+    const decoded = Buffer.from(basic[1]!, "base64").toString("utf8");
+    const colon = decoded.indexOf(":");
+    const secret = (colon === -1 ? decoded : decoded.slice(colon + 1) || decoded.slice(0, colon)).trim();
+    if (secret) return secret;
+  }
   if (authorization) {
     const value = authorization.replace(AUTH_SCHEMES, "").trim();
     if (value) return value;

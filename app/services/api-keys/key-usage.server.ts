@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 
-type Counter = "uploads" | "upload_bytes" | "downloads" | "download_bytes" | "api_calls";
+type Counter = "uploads" | "upload_bytes" | "downloads" | "download_bytes" | "api_calls" | "log_entries";
 
 /** The UTC calendar day the dashboard groups usage by. */
 export function usageDay(now: Date = new Date()): string {
@@ -28,6 +28,8 @@ export function recordDownload(db: Db, serverId: string, bytes: number): Promise
 
 export interface ApiCallRecord {
   action: string;
+  /** False for calls too frequent for the audit trail (log ingest); still counted and touching the key. */
+  audited?: boolean;
   ip: string;
   status: number;
   detail?: Record<string, unknown>;

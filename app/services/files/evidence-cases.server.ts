@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Readable } from "node:stream";
 import { z } from "zod";
+import type { ExpressionBuilder } from "kysely";
 import type { Db } from "../../../db/index";
+import type { Database } from "../../../db/schema";
 import type { BlobStore } from "../../../storage/blob-store";
 import { cleaned } from "~/lib/sanitize";
 import { DomainError } from "~/services/platform/domain-error.server";
@@ -240,24 +242,52 @@ export async function listCaseFiles(db: Db, cdnBaseUrl: string, evidenceCase: Ev
 export interface CaseSummary extends EvidenceCase {
   serverName: string;
   fileCount: number;
+  /** How many members the case is restricted to; 0: the whole team. */
+  memberCount: number;
 }
 
-/** Every case of the user's servers, open ones first, newest first. */
-export async function listCasesForTeam(db: Db, teamId: string): Promise<CaseSummary[]> {
+/**
+ * Who is looking at a team's cases: a case restricted to some members is shown only to them and to
+ * those who see every case (the team's owners and admins, who manage members).
+ */
+export interface CaseViewer {
+  userId: string;
+  seesAll: boolean;
+}
+
+/** The viewer a member is: owners and admins (who manage members) see every case of the team. */
+export function caseViewerOf(userId: string, permissions: readonly string[]): CaseViewer {
+  return { userId, seesAll: permissions.includes("manage_members") };
+}
+
+function visibleTo(viewer: CaseViewer) {
+  return (eb: ExpressionBuilder<Database & { c: Database["cases"] }, "c">) =>
+    viewer.seesAll
+      ? eb.val(true)
+      : eb.or([
+          eb.not(eb.exists(eb.selectFrom("case_members as cm").select("cm.user_id").whereRef("cm.case_id", "=", "c.id"))),
+          eb.exists(eb.selectFrom("case_members as cm").select("cm.user_id").whereRef("cm.case_id", "=", "c.id").where("cm.user_id", "=", viewer.userId)),
+        ]);
+}
+
+/** Every case of the team's servers the viewer may see, open ones first, newest first. */
+export async function listCasesForTeam(db: Db, teamId: string, viewer: CaseViewer): Promise<CaseSummary[]> {
   const rows = await db
     .selectFrom("cases as c")
     .innerJoin("servers as s", "s.id", "c.server_id")
     .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at", "s.name as server_name"])
     .select((eb) => eb.selectFrom("case_files as cf").select((sub) => sub.fn.countAll<string>().as("n")).whereRef("cf.case_id", "=", "c.id").as("file_count"))
+    .select((eb) => eb.selectFrom("case_members as cm").select((sub) => sub.fn.countAll<string>().as("n")).whereRef("cm.case_id", "=", "c.id").as("member_count"))
     .where("s.team_id", "=", teamId)
+    .where(visibleTo(viewer))
     .orderBy("c.status", "desc")
     .orderBy("c.created_at", "desc")
     .execute();
-  return rows.map((row) => ({ ...toCase(row), serverName: row.server_name, fileCount: Number(row.file_count ?? 0) }));
+  return rows.map((row) => ({ ...toCase(row), serverName: row.server_name, fileCount: Number(row.file_count ?? 0), memberCount: Number(row.member_count ?? 0) }));
 }
 
-/** A case of one of the user's servers by id; undefined for anyone else's. */
-export async function findCaseForTeam(db: Db, teamId: string, caseId: string): Promise<EvidenceCase | undefined> {
+/** A case of one of the team's servers by id that the viewer may see; undefined for any other. */
+export async function findCaseForTeam(db: Db, teamId: string, caseId: string, viewer: CaseViewer): Promise<EvidenceCase | undefined> {
   if (!isUuid(caseId)) return undefined;
   const row = await db
     .selectFrom("cases as c")
@@ -265,17 +295,19 @@ export async function findCaseForTeam(db: Db, teamId: string, caseId: string): P
     .select(["c.id", "c.server_id", "c.number", "c.title", "c.notes", "c.status", "c.created_at", "c.closed_at"])
     .where("c.id", "=", caseId)
     .where("s.team_id", "=", teamId)
+    .where(visibleTo(viewer))
     .executeTakeFirst();
   return row ? toCase(row) : undefined;
 }
 
-/** For the file view: the cases a file is in, and the open cases of its server it could join. */
-export async function caseChoicesForFile(db: Db, serverId: string, fileId: string) {
+/** For the file view: the cases a file is in, and the open cases of its server it could join (those the viewer may see). */
+export async function caseChoicesForFile(db: Db, serverId: string, fileId: string, viewer: CaseViewer) {
   const rows = await db
     .selectFrom("cases as c")
     .leftJoin("case_files as cf", (join) => join.onRef("cf.case_id", "=", "c.id").on("cf.file_id", "=", fileId))
     .select(["c.id", "c.number", "c.title", "c.status", "cf.file_id"])
     .where("c.server_id", "=", serverId)
+    .where(visibleTo(viewer))
     .where((eb) => eb.or([eb("cf.file_id", "is not", null), eb("c.status", "=", "open")]))
     .orderBy("c.created_at", "desc")
     .execute();

@@ -6,6 +6,7 @@ import { deleteExpiredResumableUploads } from "~/services/uploads/resumable.serv
 import { sweepExpiredFiles } from "~/services/retention/sweep.server";
 import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
 import { purgeAuditEntries } from "~/services/platform/audit-trail.server";
+import { ensureLogPartitions, purgeLogEntries } from "~/services/logs/log-partitions.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 import { makeVideoCopies } from "~/services/media/video-copies.server";
@@ -61,6 +62,11 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
         if (deleted) ctx.logger.info({ deleted }, "purged expired sessions");
         const audit = await purgeAuditEntries(ctx.db);
         if (audit) ctx.logger.info({ deleted: audit }, "purged audit entries past their plan's retention");
+        const now = new Date();
+        // Tomorrow's partition exists before the first entry of the day arrives.
+        await ensureLogPartitions(ctx.db, now, new Date(now.getTime() + 86_400_000));
+        const logs = await purgeLogEntries(ctx.db, now);
+        if (logs.dropped.length || logs.deleted) ctx.logger.info(logs, "dropped log partitions and entries past their dataset's retention");
       },
     },
     {

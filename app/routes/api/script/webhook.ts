@@ -9,9 +9,17 @@ import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import { prepareUploadTarget, WEBHOOK_SOURCE } from "~/services/uploads/upload-targets.server";
 import { discardUploads } from "~/services/uploads/store-upload.server";
 import { discordMessage, findWebhookServer, parseWebhookPayload, WEBHOOK_CATEGORY } from "~/services/uploads/discord-webhooks.server";
+import { fileUrl } from "~/services/files/file-views.server";
+import { discordLogEntry } from "~/services/logs/log-parsing.server";
+import { DISCORD_DATASET } from "~/services/logs/log-datasets.server";
+import { ingestLogs, logTargetOfServer } from "~/services/logs/log-ingest.server";
 import type { Route } from "./+types/webhook";
 
-/** POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. */
+/**
+ * POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. Files are
+ * stored as uploads; the message itself (content, embeds) becomes a log entry in the `discord`
+ * dataset. A message without files answers like Discord: 204, or the message with `?wait=true`.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST, OPTIONS", "Use POST");
   return runApi(context, async () => {
@@ -42,6 +50,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } else {
       payload = parseWebhookPayload(await readSmallBody(request));
     }
+    const entry = discordLogEntry(payload, new Date());
+    if (entry) {
+      if (files.length) entry.metadata = { ...entry.metadata, files: files.map((f) => fileUrl(context.config.cdnBaseUrl, f)) };
+      await ingestLogs(context.db, await logTargetOfServer(context.db, server.id), [entry], DISCORD_DATASET);
+    }
+    if (files.length === 0 && new URL(request.url).searchParams.get("wait") !== "true") return new Response(null, { status: 204 });
     return Response.json(discordMessage(context.config.cdnBaseUrl, server.id, server.name, payload, files), { headers: { "Cache-Control": "no-store" } });
   });
 }

@@ -1,0 +1,67 @@
+import type { Db } from "../../../db/index";
+import { PLANS, type Tier } from "~/lib/plans";
+import { DomainError } from "~/services/platform/domain-error.server";
+
+export const DEFAULT_DATASET = "default";
+export const DISCORD_DATASET = "discord";
+const DATASET_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+/** A dataset name as senders give it (header, field, label): lower-cased, or a 400 that says what is allowed. */
+export function parseDatasetName(value: unknown): string {
+  if (value === undefined || value === null || value === "") return DEFAULT_DATASET;
+  const name = String(value).trim().toLowerCase();
+  if (!DATASET_NAME.test(name)) throw new DomainError("invalid_request", "dataset must be 1-40 characters: letters, digits, - and _ (starting with a letter or digit)");
+  return name;
+}
+
+export interface LogDataset {
+  id: string;
+  name: string;
+  retentionDays: number;
+}
+
+/** The server's dataset of that name, made on first use with the plan's retention. */
+export async function findOrCreateDataset(db: Db, serverId: string, name: string, tier: Tier): Promise<LogDataset> {
+  const existing = await db.selectFrom("log_datasets").select(["id", "name", "retention_days"]).where("server_id", "=", serverId).where("name", "=", name).executeTakeFirst();
+  const row =
+    existing ??
+    (await db
+      .insertInto("log_datasets")
+      .values({ server_id: serverId, name, retention_days: PLANS[tier].logRetentionDays })
+      .onConflict((oc) => oc.columns(["server_id", "name"]).doUpdateSet({ name }))
+      .returning(["id", "name", "retention_days"])
+      .executeTakeFirstOrThrow());
+  return { id: row.id, name: row.name, retentionDays: row.retention_days };
+}
+
+export interface DatasetSummary extends LogDataset {
+  serverId: string;
+  serverName: string;
+}
+
+/** Every dataset of a team's servers, for the search filters. */
+export function listDatasetsForTeam(db: Db, teamId: string): Promise<DatasetSummary[]> {
+  return db
+    .selectFrom("log_datasets as d")
+    .innerJoin("servers as s", "s.id", "d.server_id")
+    .select(["d.id", "d.name", "d.retention_days as retentionDays", "s.id as serverId", "s.name as serverName"])
+    .where("s.team_id", "=", teamId)
+    .orderBy("s.name")
+    .orderBy("d.name")
+    .execute();
+}
+
+/** Sets a dataset's retention, never past what the team's plan allows. */
+export async function setDatasetRetention(db: Db, input: { datasetId: string; teamId: string; days: number; tier: Tier }): Promise<void> {
+  const cap = PLANS[input.tier].logRetentionDays;
+  if (!Number.isInteger(input.days) || input.days < 1 || input.days > cap) {
+    throw new DomainError("invalid_request", `Retention must be a whole number of days from 1 to ${cap} on the ${PLANS[input.tier].name} plan`);
+  }
+  const updated = await db
+    .updateTable("log_datasets")
+    .set({ retention_days: input.days })
+    .where("id", "=", input.datasetId)
+    .where("server_id", "in", (eb) => eb.selectFrom("servers").select("id").where("team_id", "=", input.teamId))
+    .executeTakeFirst();
+  if (!updated.numUpdatedRows) throw new DomainError("not_found", "Dataset not found");
+}

@@ -1,0 +1,170 @@
+import { sql } from "kysely";
+import { describe, expect } from "vitest";
+import { ensureLogPartitions, listLogPartitions, partitionName, purgeLogEntries } from "../../app/services/logs/log-partitions.server.ts";
+import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { test } from "../helpers/fixtures.ts";
+import { keepAliveClient } from "../helpers/keep-alive-client.ts";
+import type { TestServer } from "../helpers/server.ts";
+
+/** A server and a key as an owner makes them: the portal's form, then the key manager with "Write logs" ticked. */
+async function ownerWithLogKey(server: TestServer, name: string, permissions = ["upload", "logs:write", "read"]) {
+  const owner = await signUpAndSignIn(server, { displayName: `${name} owner` });
+  const created = await postForm(server, "/servers", { name, description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: owner.cookie });
+  expect(created.status).toBe(200);
+  const row = await server.ctx.db.selectFrom("servers").select(["id", "webhook_secret"]).where("name", "=", name).executeTakeFirstOrThrow();
+  const key = await server.request("/api/keys", {
+    method: "POST",
+    headers: { Cookie: owner.cookie, Origin: server.url, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Logger", server_id: row.id, permissions }),
+  });
+  expect(key.status).toBe(201);
+  return { owner, serverId: row.id, webhookSecret: row.webhook_secret, secret: ((await key.json()) as { api_key: string }).api_key };
+}
+
+async function searchPage(server: TestServer, who: SignedInUser, query: string) {
+  const html = (await (await server.request(`/logs?${query}`, { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
+  return [...html.matchAll(/data-testid="log-message">([^<]*)</g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&"));
+}
+
+const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+describe("logs", () => {
+  test("every sender's shape lands over one keep-alive connection and the portal's search finds it", async ({ server }) => {
+    const { owner, serverId, webhookSecret, secret } = await ownerWithLogKey(server, "Logs RP");
+    const client = keepAliveClient(server.url);
+    try {
+      // fmsdk / Fivemanage: one object, key in Authorization, dataset in X-Fivemanage-Dataset.
+      const single = await client.request("/api/logs", json({ level: "info", message: "Player paid 500 to Bank", resource: "qb-banking", metadata: { citizenid: "ABC123", amount: 500 } }, { Authorization: secret, "X-Fivemanage-Dataset": "economy" }));
+      expect(single.status).toBe(200);
+      expect(await single.json()).toMatchObject({ success: true, accepted: 1, datasets: ["economy"] });
+      // ox_lib's fivemanage provider: an array to /api/logs/batch, expecting 200.
+      const oxlib = await client.request("/api/logs/batch", json([{ level: "info", message: "ox_inventory: moved water x2", resource: "ox_inventory", metadata: { hostname: "Logs RP", service: "swapItems", source: 3, license: "license:abc" } }], { Authorization: secret, "User-Agent": "ox_lib" }));
+      expect(oxlib.status).toBe(200);
+      // Fivemanage v3: an array.
+      expect((await client.request("/api/v3/logs", json([{ level: "warning", message: "Anticheat flagged speed", resource: "anticheat" }], { Authorization: secret }))).status).toBe(200);
+      // Fivemerr: one object to /v1/logs.
+      expect((await client.request("/v1/logs", json({ level: "error", message: "Fivemerr style failure", resource: "fivemerr-test" }, { Authorization: secret }))).status).toBe(200);
+      // ox_lib's loki provider: Basic credentials whose password is the key, 204 expected.
+      const ns = `${Date.now()}000000`;
+      const loki = await client.request(
+        "/loki/api/v1/push",
+        json(
+          { streams: [{ stream: { server: "Logs RP", resource: "ox_lib", event: "admin:kick" }, values: [[ns, JSON.stringify({ message: "Admin kicked player 12", reason: "RDM" })]] }] },
+          { Authorization: `Basic ${Buffer.from(`stash:${secret}`).toString("base64")}` },
+        ),
+      );
+      expect(loki.status).toBe(204);
+      // JD_logs-style Discord webhook post: embeds, no files; Discord answers 204 without ?wait=true.
+      const discord = await client.request(
+        `/api/webhooks/${serverId}/${webhookSecret}`,
+        json({ username: "JD Logs", embeds: [{ title: "Player Died", description: "Niko was killed by Roman", color: 16711680, fields: [{ name: "Weapon", value: "Pistol" }] }] }),
+      );
+      expect(discord.status).toBe(204);
+      // Stash's own shape with {logs: [...]} and a timestamp in seconds.
+      const own = await client.request("/api/logs", json({ logs: [{ message: "Server restart scheduled", level: "notice", timestamp: Date.now() / 1000 }] }, { "x-api-key": secret }));
+      expect(own.status).toBe(200);
+      expect(client.socketCount()).toBe(1);
+    } finally {
+      client.close();
+    }
+
+    expect(await searchPage(server, owner, "")).toEqual([
+      "Server restart scheduled",
+      "Player Died\nNiko was killed by Roman\nWeapon: Pistol",
+      "Admin kicked player 12",
+      "Fivemerr style failure",
+      "Anticheat flagged speed",
+      "ox_inventory: moved water x2",
+      "Player paid 500 to Bank",
+    ]);
+    expect(await searchPage(server, owner, "dataset=economy")).toEqual(["Player paid 500 to Bank"]);
+    expect(await searchPage(server, owner, "dataset=discord")).toEqual(["Player Died\nNiko was killed by Roman\nWeapon: Pistol"]);
+    expect(await searchPage(server, owner, "level=error")).toEqual(["Player Died\nNiko was killed by Roman\nWeapon: Pistol", "Fivemerr style failure"]);
+    expect(await searchPage(server, owner, "q=KICKED")).toEqual(["Admin kicked player 12"]);
+    expect(await searchPage(server, owner, "meta=citizenid%3DABC123")).toEqual(["Player paid 500 to Bank"]);
+    expect(await searchPage(server, owner, "resource=anticheat")).toEqual(["Anticheat flagged speed"]);
+    const levels = await server.ctx.db.selectFrom("log_entries").select(["message", "level", "resource"]).execute();
+    expect(levels.find((r) => r.message === "Anticheat flagged speed")?.level).toBe("warn");
+    expect(levels.find((r) => r.message === "Admin kicked player 12")).toMatchObject({ level: "info", resource: "ox_lib" });
+    expect(levels.find((r) => r.message.startsWith("Player Died"))).toMatchObject({ level: "error", resource: "JD Logs" });
+
+    // Scripts and bots search through the API with the same filters, newest first, keyset-paged.
+    const first = await server.request("/api/logs/search?limit=2", { headers: { "x-api-key": secret } });
+    const page = (await first.json()) as { data: Array<{ message: string }>; next_cursor: string };
+    expect(page.data.map((e) => e.message)).toEqual(["Server restart scheduled", "Player Died\nNiko was killed by Roman\nWeapon: Pistol"]);
+    const second = (await (await server.request(`/api/logs/search?limit=2&cursor=${page.next_cursor}`, { headers: { "x-api-key": secret } })).json()) as { data: Array<{ message: string }> };
+    expect(second.data.map((e) => e.message)).toEqual(["Admin kicked player 12", "Fivemerr style failure"]);
+    const usage = await server.ctx.db.selectFrom("usage_daily").select(sql<number>`sum(log_entries)::int`.as("n")).where("server_id", "=", serverId).executeTakeFirstOrThrow();
+    expect(usage.n).toBe(7);
+  });
+
+  test("refusals say why and store nothing: no permission, too many, too large, bad metadata, past the month's volume", async ({ server }) => {
+    const { secret, serverId } = await ownerWithLogKey(server, "Strict RP");
+    const uploadOnly = await ownerWithLogKey(server, "Uploads RP", ["upload"]);
+    const count = async () => Number((await server.ctx.db.selectFrom("log_entries").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow()).n);
+    const before = await count();
+
+    const denied = await server.request("/api/logs", json({ message: "hi" }, { "x-api-key": uploadOnly.secret }));
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toMatchObject({ code: "permission_denied" });
+    const tooMany = await server.request("/api/logs", json(Array.from({ length: 1001 }, (_, i) => ({ message: `m${i}` })), { "x-api-key": secret }));
+    expect(tooMany.status).toBe(413);
+    const huge = await server.request("/api/logs", json([{ message: "x".repeat(1024 * 1024) }, { message: "y".repeat(1024 * 1024) }], { "x-api-key": secret }));
+    expect(huge.status).toBe(413);
+    const badMeta = await server.request("/api/logs", json([{ message: "ok" }, { message: "bad", metadata: [1, 2] }], { "x-api-key": secret }));
+    expect(badMeta.status).toBe(400);
+    expect(((await badMeta.json()) as { error: string }).error).toContain("Entry 1: metadata must be a JSON object");
+    expect((await server.request("/api/logs", json({ level: "info" }, { "x-api-key": secret }))).status).toBe(400);
+    expect((await server.request("/api/logs", json({ message: "old", timestamp: "2020-01-01T00:00:00Z" }, { "x-api-key": secret }))).status).toBe(400);
+    expect((await server.request("/api/logs", { method: "POST", headers: { "x-api-key": secret, "Content-Type": "application/json" }, body: "{nope" })).status).toBe(400);
+    expect(await count()).toBe(before);
+
+    // The free plan's 100,000 entries a month: the last one fits, the next batch is refused whole.
+    await server.ctx.db
+      .insertInto("usage_daily")
+      .values({ server_id: serverId, day: new Date().toISOString().slice(0, 10), log_entries: 99_999 })
+      .onConflict((oc) => oc.columns(["server_id", "day"]).doUpdateSet({ log_entries: 99_999 }))
+      .execute();
+    expect((await server.request("/api/logs", json({ message: "the last one" }, { "x-api-key": secret }))).status).toBe(200);
+    const over = await server.request("/api/logs", json([{ message: "a" }, { message: "b" }], { "x-api-key": secret }));
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { error: string }).error).toContain("100,000");
+    expect(await count()).toBe(before + 1);
+  });
+
+  test("retention drops whole day partitions past the longest dataset's days and trims shorter datasets", async ({ server }) => {
+    const { secret } = await ownerWithLogKey(server, "Retention RP");
+    expect((await server.request("/api/logs", json({ message: "kept today" }, { "x-api-key": secret }))).status).toBe(200);
+    const dataset = await server.ctx.db
+      .selectFrom("log_datasets")
+      .innerJoin("servers", "servers.id", "log_datasets.server_id")
+      .select(["log_datasets.id", "log_datasets.retention_days"])
+      .where("servers.name", "=", "Retention RP")
+      .executeTakeFirstOrThrow();
+    expect(dataset.retention_days).toBe(7);
+    const now = new Date();
+    const old = new Date(now.getTime() - 20 * 86_400_000);
+    const recent = new Date(now.getTime() - 3 * 86_400_000);
+    await ensureLogPartitions(server.ctx.db, old, old);
+    await ensureLogPartitions(server.ctx.db, recent, recent);
+    await server.ctx.db
+      .insertInto("log_entries")
+      .values([
+        { ts: old, dataset_id: dataset.id, level: "info", message: "twenty days old", metadata: "{}" },
+        { ts: recent, dataset_id: dataset.id, level: "info", message: "three days old", metadata: "{}" },
+      ])
+      .execute();
+    // A second dataset keeping 2 days: its 3-day-old entry goes, the partition stays for the 7-day one.
+    const short = await server.ctx.db.insertInto("log_datasets").values({ server_id: (await server.ctx.db.selectFrom("servers").select("id").where("name", "=", "Retention RP").executeTakeFirstOrThrow()).id, name: "chat", retention_days: 2 }).returning("id").executeTakeFirstOrThrow();
+    await server.ctx.db.insertInto("log_entries").values({ ts: recent, dataset_id: short.id, level: "info", message: "chat three days old", metadata: "{}" }).execute();
+
+    const result = await purgeLogEntries(server.ctx.db, now);
+    expect(result.dropped).toEqual([partitionName(old)]);
+    expect(result.deleted).toBe(1);
+    const partitions = await listLogPartitions(server.ctx.db);
+    expect(partitions).toContain(partitionName(recent));
+    expect(partitions).not.toContain(partitionName(old));
+    const left = await server.ctx.db.selectFrom("log_entries").select("message").where("dataset_id", "in", [dataset.id, short.id]).orderBy("ts").execute();
+    expect(left.map((r) => r.message)).toEqual(["three days old", "kept today"]);
+  });
+});
