@@ -42,6 +42,9 @@ const RUN_ORDER: ApiExampleName[] = [
   "presign",
   "presignedPut",
   "webhook",
+  "logsSend",
+  "logsDiscord",
+  "logsSearch",
 ];
 
 
@@ -105,7 +108,7 @@ test.beforeAll(async ({ server: started }) => {
   const { db } = server.ctx;
   const user = await createUser(db, { email: "docs@example.com", password: "docs-password", verified: true });
   const srv = await createServer(db, { teamId: user.id, name: "Docs RP" });
-  const { secret } = await createApiKey(db, { serverId: srv.id, teamId: user.id, name: "docs" });
+  const { secret } = await createApiKey(db, { serverId: srv.id, teamId: user.id, name: "docs", permissions: ["upload", "read", "logs:write"] });
   Object.assign(values, { YOUR_API_KEY: secret, YOUR_SERVER_ID: srv.id, YOUR_WEBHOOK_SECRET: srv.webhook_secret });
 });
 

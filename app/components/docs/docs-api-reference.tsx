@@ -298,6 +298,33 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <Curl name="webhook" bases={bases} />
         <Callout>The webhook URL contains a secret: treat it like an API key. You can rotate it on the server page.</Callout>
       </DocSection>
+
+      <DocSection id="logs" title="Logs">
+        <p>
+          Scripts send log entries with a key that has the <strong>Write logs</strong> permission. Each entry has a <C>message</C> and optionally{" "}
+          <C>level</C> (trace, debug, info, warn, error, fatal; <C>warning</C>, <C>critical</C> and friends are understood), <C>resource</C>,{" "}
+          <C>metadata</C> (a JSON object up to 16 KB), <C>timestamp</C> (ISO text or epoch seconds, milliseconds or nanoseconds) and <C>dataset</C>.
+          Send one object, an array, or <C>{"{\"logs\": [...]}"}</C>: up to 1,000 entries or 2 MB per request (413 beyond). The dataset is the
+          entry&apos;s <C>dataset</C>, else the <C>X-Fivemanage-Dataset</C> header, else <C>default</C>; each dataset keeps its entries for its own
+          number of days (set on the Logs page, at most your plan&apos;s). Past the plan&apos;s monthly volume the answer is 429 and nothing is stored.
+        </p>
+        <Curl name="logsSend" bases={bases} />
+        <Table
+          caption="Log endpoints"
+          head={["Endpoint", "Shape", "Answer"]}
+          rows={[
+            [<C key="e">POST /api/logs</C>, "Stash's and Fivemanage's single entry, an array or {logs: [...]}", "200 {success, accepted}"],
+            [<C key="e">POST /api/logs/batch</C>, "Fivemanage batch (ox_lib's fivemanage logger)", "200"],
+            [<C key="e">POST /api/v3/logs</C>, "Fivemanage v3 array", "200"],
+            [<C key="e">POST /v1/logs</C>, "Fivemerr single entry", "200"],
+            [<C key="e">POST /loki/api/v1/push</C>, "Grafana Loki JSON push (ox_lib's loki logger, Promtail); the key as Basic password or bearer token", "204"],
+            [<C key="e">POST /api/webhooks/SERVER_ID/SECRET</C>, "Discord webhook message: content and embeds become an entry in the discord dataset", "204, or the message with ?wait=true"],
+            [<C key="e">GET /api/logs/search</C>, "dataset, level (and above), resource, q, from, to, meta=key=value, limit, cursor", "200 {data, next_cursor}"],
+          ]}
+        />
+        <Curl name="logsDiscord" bases={bases} />
+        <Curl name="logsSearch" bases={bases} />
+      </DocSection>
     </>
   );
 }

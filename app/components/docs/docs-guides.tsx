@@ -96,6 +96,21 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
         </p>
       </DocSection>
 
+      <DocSection id="logs-migration" title="Moving logs to Stash">
+        <p>
+          <strong>From Discord webhooks</strong> (JD_logs, qb-logs, ox_lib&apos;s discord logger): replace each webhook URL with your server&apos;s Stash
+          webhook URL, exactly as for screenshots. Every message becomes a searchable entry in the <C>discord</C> dataset: the content and each
+          embed&apos;s title, description and fields make the message, the embed&apos;s colour the level (red is error), <C>username</C> the resource,
+          and the fields stay in metadata. Posts with files also store the files and link them from the entry.
+        </p>
+        <p>
+          <strong>From Fivemanage</strong> (fmsdk, ox_lib&apos;s <C>fivemanage</C> logger): point the base URL at <C>{bases.appUrl}</C> and use a Stash key
+          with Write logs as <C>fivemanage:key</C>; <C>/api/logs</C>, <C>/api/logs/batch</C> and <C>/api/v3/logs</C> take the same bodies and the{" "}
+          <C>X-Fivemanage-Dataset</C> header. <strong>From Fivemerr</strong>: <C>/v1/logs</C> takes its single-entry body. <strong>From Loki</strong>{" "}
+          (ox_lib&apos;s <C>loki</C> logger): set <C>loki:endpoint</C> to this host, <C>loki:user</C> to anything and <C>loki:key</C> to the key.
+        </p>
+      </DocSection>
+
       <DocSection id="troubleshooting" title="Troubleshooting">
         <Table
           caption="Common problems, their causes and fixes"

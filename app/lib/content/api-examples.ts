@@ -273,6 +273,33 @@ export const API_EXAMPLES = {
     path: "/api/health",
     expectStatus: 200,
   },
+  logsSend: {
+    id: "logs-send",
+    method: "POST",
+    host: "app",
+    path: "/api/logs",
+    headers: [key, ["Content-Type", "application/json"], ["X-Fivemanage-Dataset", "economy"]],
+    body: { kind: "json", json: { level: "info", message: "Player paid $500 to Pacific Bank", resource: "qb-banking", metadata: { citizenid: "ABC123", amount: 500 } } },
+    expectStatus: 200,
+  },
+  logsDiscord: {
+    id: "logs-discord",
+    method: "POST",
+    host: "app",
+    path: "/api/webhooks/YOUR_SERVER_ID/YOUR_WEBHOOK_SECRET",
+    headers: [["Content-Type", "application/json"]],
+    body: { kind: "json", json: { username: "JD Logs", embeds: [{ title: "Player Died", description: "Niko was killed by Roman", color: 16711680 }] } },
+    expectStatus: 204,
+  },
+  logsSearch: {
+    id: "logs-search",
+    method: "GET",
+    host: "app",
+    path: "/api/logs/search",
+    query: [["dataset", "economy"], ["meta", "citizenid=ABC123"]],
+    headers: [key],
+    expectStatus: 200,
+  },
 } satisfies Record<string, ApiExample>;
 
 export type ApiExampleName = keyof typeof API_EXAMPLES;

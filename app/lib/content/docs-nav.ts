@@ -37,6 +37,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "video-and-previews", label: "Video, previews and placeholders" },
       { id: "response-headers", label: "Response headers" },
       { id: "discord-webhooks", label: "Discord webhook migration" },
+      { id: "logs", label: "Logs" },
     ],
   },
   {
@@ -49,6 +50,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "guide-qb-phone", label: "qb-phone" },
       { id: "guide-sharex", label: "ShareX" },
       { id: "teams", label: "Teams and roles" },
+      { id: "logs-migration", label: "Moving logs to Stash" },
       { id: "troubleshooting", label: "Troubleshooting" },
       { id: "response-codes", label: "Response codes" },
     ],
