@@ -70,6 +70,8 @@ export default [
   route("audit/export", "routes/portal/audit-export.ts"),
   route("cases/:caseId/export.zip", "routes/portal/case-export.ts"),
   route("team/switch", "routes/portal/team-switch.ts"),
+  route("logs/tail", "routes/portal/logs-tail.ts"),
+  route("logs/export", "routes/portal/logs-export.ts"),
   route("invitations/:token", "routes/portal/invitation.tsx"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),

@@ -297,6 +297,16 @@ export interface LogEntriesTable {
   received_at: Timestamp;
 }
 
+export interface LogSavedQueriesTable {
+  id: Generated<string>;
+  team_id: string;
+  name: string;
+  /** The Logs page's query string (filters only). */
+  query: string;
+  created_by_user_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface UsageDailyTable {
   server_id: string;
   day: ColumnType<string, string, string>;
@@ -377,6 +387,7 @@ export interface Database {
   case_members: CaseMembersTable;
   log_datasets: LogDatasetsTable;
   log_entries: LogEntriesTable;
+  log_saved_queries: LogSavedQueriesTable;
 }
 
 export type User = Selectable<UsersTable>;

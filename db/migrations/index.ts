@@ -15,6 +15,7 @@ import { evidenceCases } from "./0013-evidence-cases.ts";
 import { teams } from "./0014-teams.ts";
 import { caseMembers } from "./0015-case-members.ts";
 import { logs } from "./0016-logs.ts";
+import { logSavedQueries } from "./0017-log-saved-queries.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0014-teams": teams,
   "0015-case-members": caseMembers,
   "0016-logs": logs,
+  "0017-log-saved-queries": logSavedQueries,
 };

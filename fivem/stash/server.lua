@@ -78,6 +78,80 @@ local function createPresignedUpload(opts, callback)
   end)
 end
 
+-- Logs: entries wait in a queue per dataset and leave in batches (every Config.LogFlushMs, or when
+-- Config.LogBatchSize are waiting); a 429 or 5xx answer, or no answer, retries the batch with backoff,
+-- so a busy moment or a restart of Stash loses nothing.
+local logQueues = {}
+local flushPending = false
+local MAX_LOG_ATTEMPTS = 6
+
+local function playerTags(source)
+  local tags = { player_name = GetPlayerName(source) }
+  for _, identifier in ipairs(GetPlayerIdentifiers(source) or {}) do
+    local kind = identifier:match('^(%w+):')
+    if kind and (kind ~= 'ip' or Config.LogPlayerIp) then tags[kind] = identifier end
+  end
+  return tags
+end
+
+local function sendLogBatch(dataset, entries, attempt)
+  local headers = { ['Content-Type'] = 'application/json', ['x-api-key'] = Config.ApiKey, ['X-Stash-Dataset'] = dataset }
+  PerformHttpRequest(trimSlash(Config.BaseUrl) .. '/api/logs', function(status, _, responseHeaders, errorText)
+    if status >= 200 and status < 300 then return end
+    if (status == 0 or status == 429 or status >= 500) and attempt < MAX_LOG_ATTEMPTS then
+      local retryAfter = tonumber(responseHeaders and (responseHeaders['Retry-After'] or responseHeaders['retry-after']) or nil)
+      local delay = retryAfter and retryAfter * 1000 or math.min(60000, 1000 * 2 ^ attempt)
+      SetTimeout(delay, function() sendLogBatch(dataset, entries, attempt + 1) end)
+      return
+    end
+    print(('^1[stash] %d log entries for "%s" were not stored: %s^0'):format(#entries, dataset, errorText or ('HTTP ' .. tostring(status))))
+  end, 'POST', json.encode({ logs = entries }), headers)
+end
+
+--- Sends every waiting log entry now.
+local function flushLogs()
+  flushPending = false
+  for dataset, queue in pairs(logQueues) do
+    logQueues[dataset] = nil
+    for first = 1, #queue, Config.LogBatchSize do
+      sendLogBatch(dataset, { table.unpack(queue, first, math.min(#queue, first + Config.LogBatchSize - 1)) }, 1)
+    end
+  end
+end
+
+--- Logs one entry: exports.stash:log('economy', 'info', 'Paid $500', { source = src, amount = 500 }).
+--- A numeric metadata.source (a player) adds their name and identifiers (not their IP by default).
+local function log(dataset, level, message, metadata)
+  metadata = metadata or {}
+  if tonumber(metadata.source) and tonumber(metadata.source) > 0 then
+    for key, value in pairs(playerTags(tonumber(metadata.source))) do
+      if metadata[key] == nil then metadata[key] = value end
+    end
+  end
+  dataset = dataset or 'default'
+  local queue = logQueues[dataset] or {}
+  logQueues[dataset] = queue
+  queue[#queue + 1] = {
+    level = level or 'info',
+    message = tostring(message),
+    resource = GetInvokingResource and GetInvokingResource() or nil,
+    metadata = metadata,
+    timestamp = os.time(),
+  }
+  if #queue >= Config.LogBatchSize then
+    flushLogs()
+  elseif not flushPending then
+    flushPending = true
+    SetTimeout(Config.LogFlushMs, flushLogs)
+  end
+end
+
+AddEventHandler('onResourceStop', function(name)
+  if name == GetCurrentResourceName() then flushLogs() end
+end)
+
+exports('log', log)
+exports('flushLogs', flushLogs)
 exports('uploadDataUri', uploadDataUri)
 exports('uploadPlayerScreenshot', uploadPlayerScreenshot)
 exports('createPresignedUpload', createPresignedUpload)

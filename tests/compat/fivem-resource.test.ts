@@ -11,9 +11,9 @@ let server: TestServer;
 let account: SeededAccount;
 
 /** Runs one scenario of the harness against the live server and returns its RESULT line. */
-async function scenario(name: string) {
+async function scenario(name: string, env: Record<string, string> = {}) {
   const { stdout } = await run("lua5.4", ["tests/compat/fivem/harness.lua", "fivem/stash", name], {
-    env: { ...process.env, STASH_URL: `${server.url}/`, STASH_API_KEY: account.key },
+    env: { ...process.env, STASH_URL: `${server.url}/`, STASH_API_KEY: account.key, ...env },
   });
   const line = stdout.split("\n").find((l) => l.startsWith("RESULT "));
   if (!line) throw new Error(`no result from the Lua harness:\n${stdout}`);
@@ -22,7 +22,7 @@ async function scenario(name: string) {
 
 test.beforeAll(async ({ server: started }) => {
   server = started;
-  account = await seedAccount(server.ctx);
+  account = await seedAccount(server.ctx, { permissions: ["upload", "read", "logs:write"] });
 });
 
 describe("the FiveM resource (fivem/stash) driving the live API", () => {
@@ -69,5 +69,24 @@ describe("the FiveM resource (fivem/stash) driving the live API", () => {
     const { err, data } = await scenario("bad-key");
     expect(err).toMatch(/api key/i);
     expect(data).toMatchObject({ success: false, status: "error" });
+  });
+
+  it("logs through exports.stash:log in batches of 100, tags players without their IP, and retries a failed batch", async () => {
+    const { err, data } = await scenario("logs", { STASH_FAIL_LOG_POSTS: "1" });
+    expect(err).toBeNull();
+    // 150 economy entries leave as 100 + 50, the admin one on its own: three posts, the first failed once and was retried.
+    expect(data).toEqual({ sent: 3, failed: 1 });
+    const rows = await server.ctx.db
+      .selectFrom("log_entries as e")
+      .innerJoin("log_datasets as d", "d.id", "e.dataset_id")
+      .select(["d.name", "e.message", "e.level", "e.resource", "e.metadata"])
+      .where("d.server_id", "=", account.serverId)
+      .execute();
+    expect(rows.filter((r) => r.name === "economy")).toHaveLength(150);
+    const first = rows.find((r) => r.message === "Paid $1")!;
+    expect(first).toMatchObject({ level: "info", resource: "qb-banking" });
+    expect(first.metadata).toMatchObject({ amount: 1, source: 7, player_name: "Tommy Vercetti #7", license: `license:${"ab".repeat(20)}7`, discord: "discord:12345678907" });
+    expect(first.metadata).not.toHaveProperty("ip");
+    expect(rows.find((r) => r.name === "admin")).toMatchObject({ message: "Noclip used", level: "warn" });
   });
 });

@@ -17,7 +17,7 @@ export interface SeededAccount {
 export async function seedAccount(
   ctx: AppContext,
   options: {
-    server?: Partial<Omit<CreateServerInput, "userId">>;
+    server?: Partial<Omit<CreateServerInput, "teamId">>;
     permissions?: string[];
     expiresAt?: Date;
     /** Off unless asked: tests of upload mechanics compare the bytes they sent with what is stored. */

@@ -167,4 +167,56 @@ describe("logs", () => {
     const left = await server.ctx.db.selectFrom("log_entries").select("message").where("dataset_id", "in", [dataset.id, short.id]).orderBy("ts").execute();
     expect(left.map((r) => r.message)).toEqual(["three days old", "kept today"]);
   });
+
+  test("the portal exports a search as CSV and NDJSON, tails new entries live, and saves searches", async ({ server }) => {
+    const { owner, secret } = await ownerWithLogKey(server, "Tail RP");
+    const sent = await server.request(
+      "/api/logs",
+      json([
+        { level: "error", message: "=cmd|' /C calc'!A0", resource: "exploit", metadata: { note: "a, \"quoted\" value" } },
+        { level: "info", message: "Vehicle spawned", resource: "qb-vehicles", metadata: { plate: "STASH1" } },
+      ], { "x-api-key": secret, "X-Fivemanage-Dataset": "admin" }),
+    );
+    expect(sent.status).toBe(200);
+
+    const csv = await server.request("/logs/export?format=csv&dataset=admin", { headers: { Cookie: owner.cookie } });
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="stash-logs-.*\.csv"/);
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines[0]).toBe("timestamp,server,dataset,level,resource,message,metadata");
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(',Tail RP,admin,info,qb-vehicles,Vehicle spawned,"{""plate"":""STASH1""}"');
+    // A cell that would run as a spreadsheet formula is defused.
+    expect(lines[2]).toContain(",exploit,'=cmd|' /C calc'!A0,");
+    const ndjson = await (await server.request("/logs/export?format=ndjson&level=error", { headers: { Cookie: owner.cookie } })).text();
+    expect(ndjson.trim().split("\n").map((l) => JSON.parse(l) as { message: string; dataset: string })).toEqual([expect.objectContaining({ message: "=cmd|' /C calc'!A0", dataset: "admin" })]);
+
+    // Live tail: an entry received after the stream opened arrives as an event within a second or two.
+    const controller = new AbortController();
+    const tail = await fetch(`${server.url}/logs/tail?dataset=admin`, { headers: { Cookie: owner.cookie }, signal: controller.signal });
+    expect(tail.headers.get("content-type")).toContain("text/event-stream");
+    const reader = tail.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = "";
+    while (!received.includes("tail open")) received += decoder.decode((await reader.read()).value);
+    const started = Date.now();
+    expect((await server.request("/api/logs", json({ message: "Live one", resource: "tail-test" }, { "x-api-key": secret, "X-Fivemanage-Dataset": "admin" }))).status).toBe(200);
+    expect((await server.request("/api/logs", json({ message: "Other dataset" }, { "x-api-key": secret }))).status).toBe(200);
+    while (!received.includes("Live one")) received += decoder.decode((await reader.read()).value);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(received).toContain("event: entry");
+    expect(received).not.toContain("Other dataset");
+    controller.abort();
+
+    // Saved searches keep the filters (not the page) and list on the page.
+    const saved = await postForm(server, "/logs", { intent: "save-query", name: "Exploits", search: "level=error&dataset=admin&cursor=abc" }, { cookie: owner.cookie });
+    expect(saved.status).toBe(200);
+    const row = await server.ctx.db.selectFrom("log_saved_queries").select(["id", "query"]).where("name", "=", "Exploits").executeTakeFirstOrThrow();
+    expect(row.query).toBe("dataset=admin&level=error");
+    expect(await (await server.request("/logs", { headers: { Cookie: owner.cookie } })).text()).toContain(`href="/logs?dataset=admin&amp;level=error"`);
+    expect((await postForm(server, "/logs", { intent: "save-query", name: "Nothing", search: "" }, { cookie: owner.cookie })).status).toBe(400);
+    expect((await postForm(server, "/logs", { intent: "save-query", name: "Bad", search: "level=loud" }, { cookie: owner.cookie })).status).toBe(400);
+    expect((await postForm(server, "/logs", { intent: "delete-query", id: row.id }, { cookie: owner.cookie })).status).toBe(200);
+    expect(await server.ctx.db.selectFrom("log_saved_queries").select("id").where("name", "=", "Exploits").execute()).toEqual([]);
+  });
 });

@@ -109,6 +109,11 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
           <C>X-Fivemanage-Dataset</C> header. <strong>From Fivemerr</strong>: <C>/v1/logs</C> takes its single-entry body. <strong>From Loki</strong>{" "}
           (ox_lib&apos;s <C>loki</C> logger): set <C>loki:endpoint</C> to this host, <C>loki:user</C> to anything and <C>loki:key</C> to the key.
         </p>
+        <p>
+          <strong>From your own Lua</strong>: the Stash resource&apos;s <C>exports.stash:log(dataset, level, message, metadata)</C> batches entries
+          (every 5 seconds or 100 entries), retries when Stash is busy, and adds a player&apos;s name and identifiers when <C>metadata.source</C> is
+          a player id (their IP only if you set <C>stash_log_player_ip</C>).
+        </p>
       </DocSection>
 
       <DocSection id="troubleshooting" title="Troubleshooting">

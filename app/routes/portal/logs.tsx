@@ -1,14 +1,15 @@
-import { ScrollText } from "lucide-react";
-import { data, Form, Link, useFetcher, useNavigation } from "react-router";
+import { Download, Radio, ScrollText, X } from "lucide-react";
+import { useState } from "react";
+import { data, Form, Link, useFetcher, useLocation, useNavigation } from "react-router";
+import { LogLine } from "~/components/logs/log-line";
+import { useLiveTail } from "~/components/logs/use-live-tail";
 import { NativeSelect } from "~/components/api-keys/native-select";
 import { PageHeader } from "~/components/portal/page-header";
-import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
-import { formatDateTime } from "~/lib/format";
 import { LOG_LEVELS } from "~/lib/log-levels";
 import { PLANS } from "~/lib/plans";
 import { pageTitle } from "~/lib/site";
@@ -18,6 +19,7 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
 import { logEntriesThisMonth } from "~/services/logs/log-ingest.server";
+import { deleteSavedLogQuery, listSavedLogQueries, saveLogQuery } from "~/services/logs/log-saved-queries.server";
 import { decodeLogCursor, logFiltersOf, searchLogs } from "~/services/logs/log-search.server";
 import type { Route } from "./+types/logs";
 
@@ -37,11 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!isDomainError(error, "invalid_request")) throw error;
     throw data(error.message, { status: 400 });
   }
-  const [datasets, result, quota, used] = await Promise.all([
+  const [datasets, result, quota, used, saved] = await Promise.all([
     listDatasetsForTeam(context.db, team.id),
     searchLogs(context.db, { teamId: team.id }, filters, { before }),
     getAccountQuota(context.db, team.id),
     logEntriesThisMonth(context.db, team.id),
+    listSavedLogQueries(context.db, team.id),
   ]);
   return {
     cdnBaseUrl: context.config.cdnBaseUrl,
@@ -52,42 +55,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     next: result.next,
     volume: { used, limit: PLANS[quota.tier].logEntriesPerMonth, retentionCap: PLANS[quota.tier].logRetentionDays },
     canManage: team.permissions.includes("manage_servers"),
+    saved,
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { team } = await requireTeam(request, context, "view_logs");
-  if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
+  const { user, team } = await requireTeam(request, context, "view_logs");
   const form = await request.formData();
-  const quota = await getAccountQuota(context.db, team.id);
+  const intent = String(form.get("intent") ?? "");
   try {
+    if (intent === "save-query") {
+      await saveLogQuery(context.db, { teamId: team.id, userId: user.id, name: form.get("name"), search: String(form.get("search") ?? "") });
+      return actionOk({ type: "success", title: "Search saved" });
+    }
+    if (intent === "delete-query") {
+      if (!(await deleteSavedLogQuery(context.db, team.id, String(form.get("id") ?? "")))) return actionFail("Error", "That saved search is already gone.", 404);
+      return actionOk({ type: "success", title: "Saved search removed" });
+    }
+    if (intent !== "retention") return actionFail("Error", "Unknown action.", 400);
+    if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
+    const quota = await getAccountQuota(context.db, team.id);
     await setDatasetRetention(context.db, { datasetId: String(form.get("datasetId") ?? ""), teamId: team.id, days: Number(form.get("days")), tier: quota.tier });
+    return actionOk({ type: "success", title: "Retention updated" });
   } catch (error) {
     if (!isDomainError(error, "invalid_request", "not_found")) throw error;
-    return actionFail("Error updating dataset", error.message, error.code === "not_found" ? 404 : 400);
+    return actionFail("Error", error.message, error.code === "not_found" ? 404 : 400);
   }
-  return actionOk({ type: "success", title: "Retention updated" });
-}
-
-const LEVEL_VARIANT: Record<string, "secondary" | "destructive" | "success" | "outline"> = {
-  trace: "outline",
-  debug: "outline",
-  info: "secondary",
-  warn: "outline",
-  error: "destructive",
-  fatal: "destructive",
-};
-
-/** Stash file links a line mentions, so the line can show what it refers to. */
-function mediaLinks(cdnBaseUrl: string, text: string): string[] {
-  const base = cdnBaseUrl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return [...new Set(text.match(new RegExp(`${base}/f/[A-Za-z0-9_./-]+\\.(?:png|jpe?g|webp|gif|avif)`, "g")) ?? [])].slice(0, 3);
 }
 
 function RetentionForm({ dataset, cap }: { dataset: { id: string; retentionDays: number }; cap: number }) {
   const fetcher = useFetcher<ActionResult>();
   return (
     <fetcher.Form method="post" className="flex items-center gap-2">
+      <input type="hidden" name="intent" value="retention" />
       <input type="hidden" name="datasetId" value={dataset.id} />
       <Label htmlFor={`days-${dataset.id}`} className="sr-only">
         Days kept
@@ -100,9 +100,55 @@ function RetentionForm({ dataset, cap }: { dataset: { id: string; retentionDays:
   );
 }
 
+function SaveSearch({ search }: { search: string }) {
+  const fetcher = useFetcher<ActionResult>();
+  if (!search) return null;
+  return (
+    <fetcher.Form method="post" className="flex items-center gap-2">
+      <input type="hidden" name="intent" value="save-query" />
+      <input type="hidden" name="search" value={search} />
+      <Label htmlFor="save-search-name" className="sr-only">
+        Name this search
+      </Label>
+      <Input id="save-search-name" name="name" required maxLength={60} placeholder="Name this search" className="h-9 w-44" />
+      <Button type="submit" size="sm" variant="outline" disabled={fetcher.state !== "idle"}>
+        Save search
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function SavedSearches({ saved }: { saved: Array<{ id: string; name: string; query: string }> }) {
+  const fetcher = useFetcher<ActionResult>();
+  return (
+    <nav aria-label="Saved searches" className="flex flex-wrap gap-2">
+      {saved.map((s) => (
+        <span key={s.id} className="inline-flex items-center gap-1 rounded-full border px-3 py-1 text-sm">
+          <Link to={`/logs?${s.query}`} className="hover:underline">
+            {s.name}
+          </Link>
+          <button
+            type="button"
+            className="rounded-full p-0.5 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            aria-label={`Remove saved search ${s.name}`}
+            onClick={() => fetcher.submit({ intent: "delete-query", id: s.id }, { method: "post" })}
+          >
+            <X className="size-3.5" aria-hidden />
+          </button>
+        </span>
+      ))}
+    </nav>
+  );
+}
+
 export default function Logs({ loaderData }: Route.ComponentProps) {
-  const { query, metas, datasets, entries, next, volume, canManage, cdnBaseUrl } = loaderData;
+  const { query, metas, datasets, entries, next, volume, canManage, cdnBaseUrl, saved } = loaderData;
   const busy = useNavigation().state === "loading";
+  const location = useLocation();
+  const filters = new URLSearchParams(location.search);
+  filters.delete("cursor");
+  const [tailing, setTailing] = useState(false);
+  const live = useLiveTail(tailing, filters.toString());
   const olderHref = next ? `?${new URLSearchParams([...Object.entries(query).filter(([, v]) => v), ...metas.map((m) => ["meta", m]), ["cursor", next]])}` : null;
   return (
     <div className="space-y-6">
@@ -171,7 +217,27 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
           </Form>
         </CardContent>
       </Card>
-      {entries.length === 0 ? (
+      <div className="flex flex-wrap items-center gap-2">
+        <Button type="button" variant={tailing ? "default" : "outline"} size="sm" aria-pressed={tailing} onClick={() => setTailing((v) => !v)}>
+          <Radio aria-hidden /> {tailing ? "Stop live tail" : "Live tail"}
+        </Button>
+        <span className="text-xs text-muted-foreground" role="status" aria-live="polite">
+          {tailing ? (live.connected ? `Live: ${live.entries.length} new` : "Connecting…") : ""}
+        </span>
+        <Button asChild variant="outline" size="sm">
+          <a href={`/logs/export?${new URLSearchParams([...filters, ["format", "csv"]])}`} download>
+            <Download aria-hidden /> CSV
+          </a>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <a href={`/logs/export?${new URLSearchParams([...filters, ["format", "ndjson"]])}`} download>
+            <Download aria-hidden /> NDJSON
+          </a>
+        </Button>
+        <SaveSearch search={filters.toString()} />
+      </div>
+      {saved.length ? <SavedSearches saved={saved} /> : null}
+      {entries.length === 0 && live.entries.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-2 py-12 text-center">
             <ScrollText className="size-8 text-muted-foreground" aria-hidden />
@@ -185,35 +251,12 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
         </Card>
       ) : (
         <ol className="divide-y rounded-md border font-mono text-sm" aria-label="Log entries">
-          {entries.map((entry) => {
-            const metadataText = Object.keys(entry.metadata).length ? JSON.stringify(entry.metadata) : "";
-            const media = mediaLinks(cdnBaseUrl, `${entry.message} ${metadataText}`);
-            return (
-              <li key={entry.id} className="space-y-1 p-3" data-testid="log-row">
-                <div className="flex flex-wrap items-center gap-2 font-sans text-xs text-muted-foreground">
-                  <time dateTime={entry.ts}>{formatDateTime(entry.ts)}</time>
-                  <Badge variant={LEVEL_VARIANT[entry.level] ?? "secondary"}>{entry.level}</Badge>
-                  <span>
-                    {entry.serverName} · {entry.dataset}
-                  </span>
-                  {entry.resource ? <span data-testid="log-resource">{entry.resource}</span> : null}
-                </div>
-                <p className="whitespace-pre-wrap break-words" data-testid="log-message">
-                  {entry.message}
-                </p>
-                {metadataText ? <p className="break-all text-xs text-muted-foreground">{metadataText}</p> : null}
-                {media.length ? (
-                  <div className="flex gap-2">
-                    {media.map((url) => (
-                      <a key={url} href={url} target="_blank" rel="noreferrer">
-                        <img src={`${url}?w=200&format=webp`} alt="Media this entry refers to" className="h-16 rounded border object-cover" loading="lazy" />
-                      </a>
-                    ))}
-                  </div>
-                ) : null}
-              </li>
-            );
-          })}
+          {live.entries.map((entry) => (
+            <LogLine key={`live-${entry.id}`} entry={entry} cdnBaseUrl={cdnBaseUrl} fresh />
+          ))}
+          {entries.map((entry) => (
+            <LogLine key={entry.id} entry={entry} cdnBaseUrl={cdnBaseUrl} />
+          ))}
         </ol>
       )}
       {olderHref ? (

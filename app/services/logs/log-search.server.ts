@@ -75,17 +75,8 @@ export interface LogEntryView {
   metadata: Record<string, unknown>;
 }
 
-/**
- * Entries of some servers' datasets, newest first, `limit` at a time after `before` (keyset paging on
- * (ts, id), so a page costs the same however deep it is).
- */
-export async function searchLogs(
-  db: Db,
-  scope: { teamId: string; serverId?: string },
-  filters: LogFilters,
-  options: { before?: LogCursor; limit?: number } = {},
-): Promise<{ entries: LogEntryView[]; next: string | null }> {
-  const limit = Math.min(Math.max(options.limit ?? LOG_PAGE_SIZE, 1), MAX_LOG_PAGE);
+/** The entries of a team's (or one server's) datasets that pass the filters, with what a line shows. */
+function filteredEntries(db: Db, scope: { teamId: string; serverId?: string }, filters: LogFilters) {
   let query = db
     .selectFrom("log_entries as e")
     .innerJoin("log_datasets as d", "d.id", "e.dataset_id")
@@ -100,12 +91,51 @@ export async function searchLogs(
   if (filters.from) query = query.where("e.ts", ">=", filters.from);
   if (filters.to) query = query.where("e.ts", "<=", filters.to);
   for (const [key, value] of filters.meta) query = query.where(sql<boolean>`e.metadata @> ${JSON.stringify({ [key]: value })}::jsonb`);
+  return query;
+}
+
+type EntryRow = { id: string | number; ts: Date | string; dataset: string; serverName: string; level: string; resource: string | null; message: string; metadata: unknown };
+
+function toView(row: EntryRow): LogEntryView {
+  return { ...row, id: String(row.id), ts: new Date(row.ts), metadata: row.metadata as Record<string, unknown> };
+}
+
+/**
+ * Entries of some servers' datasets, newest first, `limit` at a time after `before` (keyset paging on
+ * (ts, id), so a page costs the same however deep it is).
+ */
+export async function searchLogs(
+  db: Db,
+  scope: { teamId: string; serverId?: string },
+  filters: LogFilters,
+  options: { before?: LogCursor; limit?: number } = {},
+): Promise<{ entries: LogEntryView[]; next: string | null }> {
+  const limit = Math.min(Math.max(options.limit ?? LOG_PAGE_SIZE, 1), MAX_LOG_PAGE);
+  let query = filteredEntries(db, scope, filters);
   if (options.before) {
     const { ts, id } = options.before;
     query = query.where((eb) => eb.or([eb("e.ts", "<", ts), eb.and([eb("e.ts", "=", ts), eb("e.id", "<", id)])]));
   }
   const rows = await query.orderBy("e.ts", "desc").orderBy("e.id", "desc").limit(limit + 1).execute();
-  const page = rows.slice(0, limit).map((row) => ({ ...row, id: String(row.id), ts: new Date(row.ts), metadata: row.metadata as Record<string, unknown> }));
+  const page = rows.slice(0, limit).map(toView);
   const last = page.at(-1);
   return { entries: page, next: rows.length > limit && last ? encodeLogCursor(last) : null };
+}
+
+/** How far back the live tail looks for newly received entries (their own timestamps may lag). */
+const TAIL_WINDOW_MS = 86_400_000;
+
+/**
+ * For the live tail: entries received after `afterId` (ids grow as entries arrive) that pass the
+ * filters, oldest first; `afterId` undefined answers the newest id to start from.
+ */
+export async function tailLogs(db: Db, scope: { teamId: string }, filters: LogFilters, afterId: string | undefined, now: Date = new Date()): Promise<{ entries: LogEntryView[]; lastId: string }> {
+  const since = new Date(now.getTime() - TAIL_WINDOW_MS);
+  if (afterId === undefined) {
+    const row = await db.selectFrom("log_entries").select((eb) => eb.fn.max("id").as("id")).where("ts", ">=", since).executeTakeFirst();
+    return { entries: [], lastId: String(row?.id ?? 0) };
+  }
+  const rows = await filteredEntries(db, scope, filters).where("e.ts", ">=", since).where("e.id", ">", afterId).orderBy("e.id", "asc").limit(200).execute();
+  const entries = rows.map(toView);
+  return { entries, lastId: entries.at(-1)?.id ?? afterId };
 }

@@ -19,6 +19,44 @@ function GetPlayerIdentifierByType(source, kind)
   return kind .. ':' .. string.rep('ab', 20) .. tostring(source)
 end
 
+function GetPlayerIdentifiers(source)
+  return { GetPlayerIdentifierByType(source, 'license'), 'discord:1234567890' .. tostring(source), 'ip:203.0.113.' .. tostring(source) }
+end
+
+function GetInvokingResource()
+  return 'qb-banking'
+end
+
+function GetCurrentResourceName()
+  return 'stash'
+end
+
+local handlers = {}
+function AddEventHandler(name, fn)
+  handlers[name] = fn
+end
+
+-- Timers run on a simulated clock once the scenario's own code has returned, in due order, so a
+-- 5-second flush or a retry's backoff takes no real time.
+local timers, clock = {}, 0
+function SetTimeout(ms, fn)
+  timers[#timers + 1] = { at = clock + ms, fn = fn }
+end
+
+local function runTimers()
+  while #timers > 0 do
+    table.sort(timers, function(a, b) return a.at < b.at end)
+    local timer = table.remove(timers, 1)
+    clock = timer.at
+    timer.fn()
+  end
+end
+
+-- STASH_FAIL_LOG_POSTS=n answers the first n log posts with 503 without sending them, as an
+-- overloaded or restarting server would.
+local failLogPosts = tonumber(os.getenv('STASH_FAIL_LOG_POSTS') or '0')
+local logPosts = { sent = 0, failed = 0 }
+
 local function shellQuote(value)
   return "'" .. tostring(value):gsub("'", "'\\''") .. "'"
 end
@@ -34,6 +72,13 @@ end
 -- FiveM calls back with (status, body, headers, errorData); on HTTP errors body is nil and the
 -- response text comes in errorData.
 function PerformHttpRequest(url, callback, method, body, headers)
+  if url:find('/api/logs', 1, true) then
+    if logPosts.failed < failLogPosts then
+      logPosts.failed = logPosts.failed + 1
+      return callback(503, nil, {}, 'HTTP 503: Service Unavailable')
+    end
+    logPosts.sent = logPosts.sent + 1
+  end
   local bodyFile, outFile = os.tmpname(), os.tmpname()
   local handle = io.open(bodyFile, 'wb')
   handle:write(body or '')
@@ -95,6 +140,13 @@ elseif scenario == 'screenshot' then
   registered.uploadPlayerScreenshot(7, { category = 'screenshots' }, function(err, data) report(scenario, err, data) end)
 elseif scenario == 'presign' then
   registered.createPresignedUpload({ category = 'phone_photos', expiresIn = 120 }, function(err, url) report(scenario, err, { url = url }) end)
+elseif scenario == 'logs' then
+  for i = 1, 150 do
+    registered.log('economy', 'info', 'Paid $' .. i, { amount = i, source = i == 1 and 7 or nil })
+  end
+  registered.log('admin', 'warn', 'Noclip used', { source = 3 })
+  runTimers()
+  report(scenario, nil, logPosts)
 elseif scenario == 'bad-key' then
   Config.ApiKey = 'sk_' .. string.rep('x', 40)
   registered.uploadDataUri(PIXEL, {}, function(err, data) report(scenario, err, data) end)
