@@ -307,6 +307,47 @@ export interface LogSavedQueriesTable {
   created_at: Timestamp;
 }
 
+export interface LogForwardsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  webhook_url: string;
+  min_level: ColumnType<string, string | undefined, string>;
+  resource: string | null;
+  contains: string | null;
+  next_attempt_at: NullableTimestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
+export interface LogForwardQueueTable {
+  id: Generated<string>;
+  forward_id: string;
+  entry: Json;
+  created_at: Timestamp;
+}
+
+export type LogAlertKind = "match" | "count" | "absence";
+
+export interface LogAlertsTable {
+  id: Generated<string>;
+  dataset_id: string;
+  name: string;
+  kind: LogAlertKind;
+  min_level: ColumnType<string, string | undefined, string>;
+  resource: string | null;
+  contains: string | null;
+  threshold: ColumnType<number, number | undefined, number>;
+  window_minutes: ColumnType<number, number | undefined, number>;
+  cooldown_minutes: ColumnType<number, number | undefined, number>;
+  channel: "discord" | "email";
+  target: string;
+  firing: ColumnType<boolean, boolean | undefined, boolean>;
+  last_fired_at: NullableTimestamp;
+  checked_until: NullableTimestamp;
+  created_at: Timestamp;
+}
+
 export interface UsageDailyTable {
   server_id: string;
   day: ColumnType<string, string, string>;
@@ -388,6 +429,9 @@ export interface Database {
   log_datasets: LogDatasetsTable;
   log_entries: LogEntriesTable;
   log_saved_queries: LogSavedQueriesTable;
+  log_forwards: LogForwardsTable;
+  log_forward_queue: LogForwardQueueTable;
+  log_alerts: LogAlertsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -16,6 +16,7 @@ import { teams } from "./0014-teams.ts";
 import { caseMembers } from "./0015-case-members.ts";
 import { logs } from "./0016-logs.ts";
 import { logSavedQueries } from "./0017-log-saved-queries.ts";
+import { logForwardsAlerts } from "./0018-log-forwards-alerts.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   "0015-case-members": caseMembers,
   "0016-logs": logs,
   "0017-log-saved-queries": logSavedQueries,
+  "0018-log-forwards-alerts": logForwardsAlerts,
 };

@@ -1,32 +1,17 @@
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { ensureLogPartitions, listLogPartitions, partitionName, purgeLogEntries } from "../../app/services/logs/log-partitions.server.ts";
-import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { postForm, type SignedInUser } from "../helpers/auth.ts";
+import { jsonPost as json, ownerWithLogKey } from "../helpers/logs.ts";
 import { test } from "../helpers/fixtures.ts";
 import { keepAliveClient } from "../helpers/keep-alive-client.ts";
 import type { TestServer } from "../helpers/server.ts";
-
-/** A server and a key as an owner makes them: the portal's form, then the key manager with "Write logs" ticked. */
-async function ownerWithLogKey(server: TestServer, name: string, permissions = ["upload", "logs:write", "read"]) {
-  const owner = await signUpAndSignIn(server, { displayName: `${name} owner` });
-  const created = await postForm(server, "/servers", { name, description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: owner.cookie });
-  expect(created.status).toBe(200);
-  const row = await server.ctx.db.selectFrom("servers").select(["id", "webhook_secret"]).where("name", "=", name).executeTakeFirstOrThrow();
-  const key = await server.request("/api/keys", {
-    method: "POST",
-    headers: { Cookie: owner.cookie, Origin: server.url, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Logger", server_id: row.id, permissions }),
-  });
-  expect(key.status).toBe(201);
-  return { owner, serverId: row.id, webhookSecret: row.webhook_secret, secret: ((await key.json()) as { api_key: string }).api_key };
-}
 
 async function searchPage(server: TestServer, who: SignedInUser, query: string) {
   const html = (await (await server.request(`/logs?${query}`, { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
   return [...html.matchAll(/data-testid="log-message">([^<]*)</g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&"));
 }
 
-const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
 
 describe("logs", () => {
   test("every sender's shape lands over one keep-alive connection and the portal's search finds it", async ({ server }) => {

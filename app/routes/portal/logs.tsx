@@ -20,6 +20,10 @@ import { isDomainError } from "~/services/platform/domain-error.server";
 import { listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
 import { logEntriesThisMonth } from "~/services/logs/log-ingest.server";
 import { deleteSavedLogQuery, listSavedLogQueries, saveLogQuery } from "~/services/logs/log-saved-queries.server";
+import { createLogForward, deleteLogForward, listLogForwards } from "~/services/logs/log-forwards.server";
+import { createLogAlert, deleteLogAlert, listLogAlerts } from "~/services/logs/log-alerts.server";
+import { parseDiscordWebhookUrl, parseLogRule } from "~/services/logs/log-rules.server";
+import { ForwardsAndAlerts } from "~/components/logs/forwards-and-alerts";
 import { decodeLogCursor, logFiltersOf, searchLogs } from "~/services/logs/log-search.server";
 import type { Route } from "./+types/logs";
 
@@ -39,12 +43,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (!isDomainError(error, "invalid_request")) throw error;
     throw data(error.message, { status: 400 });
   }
-  const [datasets, result, quota, used, saved] = await Promise.all([
+  const canManage = team.permissions.includes("manage_servers");
+  const [datasets, result, quota, used, saved, forwards, alerts] = await Promise.all([
     listDatasetsForTeam(context.db, team.id),
     searchLogs(context.db, { teamId: team.id }, filters, { before }),
     getAccountQuota(context.db, team.id),
     logEntriesThisMonth(context.db, team.id),
     listSavedLogQueries(context.db, team.id),
+    canManage ? listLogForwards(context.db, team.id) : Promise.resolve([]),
+    canManage ? listLogAlerts(context.db, team.id) : Promise.resolve([]),
   ]);
   return {
     cdnBaseUrl: context.config.cdnBaseUrl,
@@ -54,8 +61,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     entries: result.entries.map((e) => ({ ...e, ts: e.ts.toISOString() })),
     next: result.next,
     volume: { used, limit: PLANS[quota.tier].logEntriesPerMonth, retentionCap: PLANS[quota.tier].logRetentionDays },
-    canManage: team.permissions.includes("manage_servers"),
+    canManage,
     saved,
+    forwards,
+    alerts: alerts.map((a) => ({ ...a, lastFiredAt: a.lastFiredAt?.toISOString() ?? null })),
   };
 }
 
@@ -72,8 +81,35 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!(await deleteSavedLogQuery(context.db, team.id, String(form.get("id") ?? "")))) return actionFail("Error", "That saved search is already gone.", 404);
       return actionOk({ type: "success", title: "Saved search removed" });
     }
-    if (intent !== "retention") return actionFail("Error", "Unknown action.", 400);
+    if (!["retention", "add-forward", "delete-forward", "add-alert", "delete-alert"].includes(intent)) return actionFail("Error", "Unknown action.", 400);
     if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
+    const rule = () => parseLogRule({ minLevel: form.get("minLevel"), resource: form.get("resource"), contains: form.get("contains") });
+    const datasetId = String(form.get("datasetId") ?? "");
+    if (intent === "add-forward") {
+      await createLogForward(context.db, { teamId: team.id, datasetId, webhookUrl: parseDiscordWebhookUrl(form.get("webhookUrl"), context.config.DISCORD_API_BASE), rule: rule() });
+      return actionOk({ type: "success", title: "Forward added", description: "Matching entries from now on go to that Discord channel." });
+    }
+    if (intent === "add-alert") {
+      await createLogAlert(context.db, context.config.DISCORD_API_BASE, {
+        teamId: team.id,
+        datasetId,
+        name: form.get("name"),
+        kind: form.get("kind"),
+        rule: rule(),
+        threshold: form.get("threshold"),
+        windowMinutes: form.get("windowMinutes"),
+        cooldownMinutes: form.get("cooldownMinutes"),
+        channel: form.get("channel"),
+        target: form.get("target"),
+      });
+      return actionOk({ type: "success", title: "Alert added" });
+    }
+    if (intent === "delete-forward" || intent === "delete-alert") {
+      const id = String(form.get("id") ?? "");
+      const gone = intent === "delete-forward" ? await deleteLogForward(context.db, team.id, id) : await deleteLogAlert(context.db, team.id, id);
+      if (!gone) return actionFail("Error", "It is already gone.", 404);
+      return actionOk({ type: "success", title: intent === "delete-forward" ? "Forward removed" : "Alert removed" });
+    }
     const quota = await getAccountQuota(context.db, team.id);
     await setDatasetRetention(context.db, { datasetId: String(form.get("datasetId") ?? ""), teamId: team.id, days: Number(form.get("days")), tier: quota.tier });
     return actionOk({ type: "success", title: "Retention updated" });
@@ -142,7 +178,7 @@ function SavedSearches({ saved }: { saved: Array<{ id: string; name: string; que
 }
 
 export default function Logs({ loaderData }: Route.ComponentProps) {
-  const { query, metas, datasets, entries, next, volume, canManage, cdnBaseUrl, saved } = loaderData;
+  const { query, metas, datasets, entries, next, volume, canManage, cdnBaseUrl, saved, forwards, alerts } = loaderData;
   const busy = useNavigation().state === "loading";
   const location = useLocation();
   const filters = new URLSearchParams(location.search);
@@ -284,6 +320,7 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
           </CardContent>
         </Card>
       ) : null}
+      {canManage && datasets.length ? <ForwardsAndAlerts datasets={datasets} forwards={forwards} alerts={alerts} /> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import { findOrCreateDataset, parseDatasetName } from "~/services/logs/log-datasets.server";
 import { ensureLogPartitions } from "~/services/logs/log-partitions.server";
+import { forwardsOfDatasets, queueForwards } from "~/services/logs/log-forwards.server";
 import type { LogInput } from "~/services/logs/log-parsing.server";
 
 export interface LogTarget {
@@ -41,8 +42,8 @@ export async function logEntriesThisMonth(db: Db, teamId: string, now: Date = ne
 /**
  * Stores a request's entries: the plan's monthly volume first (429 past it, nothing stored), then
  * each entry's dataset (`dataset` of the entry, else the request's), the day partitions they need, and
- * one multi-row insert with today's counter in the same transaction, so an acknowledged entry is stored
- * and counted, and a refused request leaves nothing.
+ * one multi-row insert with today's counter and the forwards' outbox rows in the same transaction, so an
+ * acknowledged entry is stored, counted and on its way to Discord, and a refused request leaves nothing.
  */
 export async function ingestLogs(db: Db, target: LogTarget, entries: LogInput[], requestDataset: string, now: Date = new Date()): Promise<{ accepted: number; datasets: string[] }> {
   const plan = PLANS[target.tier];
@@ -59,13 +60,15 @@ export async function ingestLogs(db: Db, target: LogTarget, entries: LogInput[],
   for (const name of new Set(names.values())) datasetIds.set(name, (await findOrCreateDataset(db, target.serverId, name, target.tier)).id);
   const times = entries.map((e) => e.ts.getTime());
   await ensureLogPartitions(db, new Date(Math.min(...times)), new Date(Math.max(...times)));
+  const forwards = await forwardsOfDatasets(db, [...datasetIds.values()]);
+  const datasetOf = (entry: LogInput) => names.get(entry.dataset ?? requestDataset)!;
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto("log_entries")
       .values(
         entries.map((entry) => ({
           ts: entry.ts,
-          dataset_id: datasetIds.get(names.get(entry.dataset ?? requestDataset)!)!,
+          dataset_id: datasetIds.get(datasetOf(entry))!,
           level: entry.level,
           resource: entry.resource,
           message: entry.message,
@@ -74,6 +77,7 @@ export async function ingestLogs(db: Db, target: LogTarget, entries: LogInput[],
       )
       .execute();
     await bumpUsage(trx, target.serverId, { log_entries: entries.length }, now);
+    if (forwards.length) await queueForwards(trx, forwards, entries.map((entry) => ({ datasetId: datasetIds.get(datasetOf(entry))!, dataset: datasetOf(entry), entry })));
   });
   return { accepted: entries.length, datasets: [...datasetIds.keys()] };
 }

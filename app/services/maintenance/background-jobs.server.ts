@@ -7,6 +7,8 @@ import { sweepExpiredFiles } from "~/services/retention/sweep.server";
 import { purgeExpiredSessions } from "~/services/accounts/session-purge.server";
 import { purgeAuditEntries } from "~/services/platform/audit-trail.server";
 import { ensureLogPartitions, purgeLogEntries } from "~/services/logs/log-partitions.server";
+import { deliverLogForwards } from "~/services/logs/log-forwards.server";
+import { evaluateLogAlerts } from "~/services/logs/log-alerts.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 import { makeVideoCopies } from "~/services/media/video-copies.server";
@@ -30,7 +32,12 @@ export const BACKGROUND_JOBS = {
   resumableCleanup: "resumable-cleanup",
   statusSample: "status-sample",
   videoCopies: "video-copies",
+  logDelivery: "log-delivery",
 } as const;
+
+/** The log delivery run lasts most of its minute, sending the forwards' outbox every second. */
+const LOG_DELIVERY_RUN_MS = 50_000;
+const LOG_DELIVERY_EVERY_MS = 1_000;
 
 /**
  * The background work every instance offers to the one job queue: the retention sweep every 10
@@ -38,8 +45,9 @@ export const BACKGROUND_JOBS = {
  * expired sessions (and of audit entries past their plan's retention), the storage reconciler
  * (leftovers of interrupted uploads, blobs without rows) and the removal of resumable uploads
  * abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of
- * queued videos every minute, one encode at a time. Each also runs at start (which finishes what
- * a crash interrupted).
+ * queued videos every minute, one encode at a time; log alerts every minute, with the log forwards'
+ * outbox sent to Discord every second of that run. Each also runs at start (which finishes what a
+ * crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [
@@ -94,6 +102,21 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
       run: async (signal) => {
         const made = await makeVideoCopies(ctx, signal);
         if (made) ctx.logger.info({ made }, "made MP4 copies of videos");
+      },
+    },
+    {
+      name: BACKGROUND_JOBS.logDelivery,
+      cron: "* * * * *",
+      runAtStart: true,
+      expireInSeconds: 5 * 60,
+      run: async (signal) => {
+        const alerts = await evaluateLogAlerts(ctx);
+        if (alerts.fired.length) ctx.logger.info({ fired: alerts.fired }, "log alerts fired");
+        const until = Date.now() + LOG_DELIVERY_RUN_MS;
+        while (!signal.aborted && Date.now() < until) {
+          await deliverLogForwards(ctx);
+          await new Promise((resolve) => setTimeout(resolve, LOG_DELIVERY_EVERY_MS));
+        }
       },
     },
     {
