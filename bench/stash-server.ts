@@ -57,14 +57,17 @@ const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameSer
 // many servers, each with its own key, keep the limit (240 uploads a minute per server) out of the way.
 await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("team_id", "=", user.id).execute();
 const uploadKeys: string[] = [];
+// The log ingest bench sends from many servers too, each within its plan's requests per minute.
+const logKeys: string[] = [];
 for (let i = 0; i < 40; i++) {
   const target = await createServer(server.ctx.db, { teamId: user.id, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
   uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench", permissions: ["upload"] })).secret);
+  logKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench logs", permissions: ["logs:write"] })).secret);
 }
 const shots: string[] = [];
 for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
   shots.push((await seed(server, user.id, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
 }
 process.stdout.write(
-  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
+  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
 );

@@ -48,7 +48,7 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
   expect(reported.status).toBe(201);
 });
 
-const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/gallery/:file", "/v/:file", "/upload", "/storage", "/billing", "/analytics", "/cases", "/audit", "/team", "/settings"];
+const OWNER_PAGES = ["/dashboard", "/servers", "/servers/:id", "/api-keys", "/gallery", "/gallery/:file", "/v/:file", "/upload", "/storage", "/billing", "/analytics", "/cases", "/audit", "/team", "/logs", "/settings"];
 const ADMIN_PAGES = ["/admin", "/admin/servers", "/admin/users", "/admin/teams", "/admin/reports"];
 const STATES = [
   { scheme: "dark", viewport: { width: 1366, height: 900 }, name: "desktop" },

@@ -34,6 +34,23 @@ export async function findOrCreateDataset(db: Db, serverId: string, name: string
   return { id: row.id, name: row.name, retentionDays: row.retention_days };
 }
 
+/** How long an instance trusts a dataset id it looked up (datasets only go away with their server). */
+const DATASET_CACHE_MS = 60_000;
+const datasetCache = new WeakMap<Db, Map<string, { id: string; at: number }>>();
+
+/** findOrCreateDataset's id, remembered for a minute: the ingest path's hottest lookup. */
+export async function datasetIdFor(db: Db, serverId: string, name: string, tier: Tier): Promise<string> {
+  let cache = datasetCache.get(db);
+  if (!cache) datasetCache.set(db, (cache = new Map()));
+  const key = `${serverId}|${name}`;
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < DATASET_CACHE_MS) return hit.id;
+  const { id } = await findOrCreateDataset(db, serverId, name, tier);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(key, { id, at: Date.now() });
+  return id;
+}
+
 export interface DatasetSummary extends LogDataset {
   serverId: string;
   serverName: string;

@@ -40,6 +40,7 @@ export async function createLogForward(db: Db, input: { teamId: string; datasetI
     .insertInto("log_forwards")
     .values({ dataset_id: input.datasetId, webhook_url: input.webhookUrl, min_level: input.rule.minLevel, resource: input.rule.resource, contains: input.rule.contains })
     .execute();
+  dropForwardsCache(db);
 }
 
 export async function deleteLogForward(db: Db, teamId: string, id: string): Promise<boolean> {
@@ -49,6 +50,7 @@ export async function deleteLogForward(db: Db, teamId: string, id: string): Prom
     .where("id", "=", id)
     .where("dataset_id", "in", (eb) => eb.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("s.team_id", "=", teamId))
     .executeTakeFirst();
+  dropForwardsCache(db);
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -73,21 +75,37 @@ export function listLogForwards(db: Db, teamId: string): Promise<ForwardView[]> 
     .then((rows) => rows.map((r) => ({ ...r, waiting: Number(r.waiting ?? 0) })));
 }
 
-/** The forwards of these datasets, read before an ingest's transaction. */
-export function forwardsOfDatasets(db: Db, datasetIds: string[]) {
-  if (datasetIds.length === 0) return Promise.resolve([]);
-  return db.selectFrom("log_forwards").select(["id", "dataset_id", "min_level", "resource", "contains"]).where("dataset_id", "in", datasetIds).execute();
+type ForwardRule = { id: string; dataset_id: string; min_level: string; resource: string | null; contains: string | null };
+
+/**
+ * How long an instance reuses the forwards it read for a dataset. Changes made on this instance
+ * apply at once (the cache is dropped); another instance's within these seconds.
+ */
+const FORWARDS_CACHE_MS = 5_000;
+const forwardsCache = new WeakMap<Db, Map<string, { forwards: ForwardRule[]; at: number }>>();
+
+function dropForwardsCache(db: Db): void {
+  forwardsCache.delete(db);
+}
+
+/** The forwards of these datasets, read before an ingest's statement (cached for a few seconds). */
+export async function forwardsOfDatasets(db: Db, datasetIds: string[]): Promise<ForwardRule[]> {
+  let cache = forwardsCache.get(db);
+  if (!cache) forwardsCache.set(db, (cache = new Map()));
+  const now = Date.now();
+  const missing = datasetIds.filter((id) => !(now - (cache.get(id)?.at ?? 0) < FORWARDS_CACHE_MS));
+  if (missing.length) {
+    const rows = await db.selectFrom("log_forwards").select(["id", "dataset_id", "min_level", "resource", "contains"]).where("dataset_id", "in", missing).execute();
+    for (const id of missing) cache.set(id, { forwards: rows.filter((r) => r.dataset_id === id), at: now });
+  }
+  return datasetIds.flatMap((id) => cache.get(id)?.forwards ?? []);
 }
 
 /**
  * Puts the entries each forward wants into its outbox, inside the ingest's transaction: once the
  * sender has its 200, the entry will reach Discord however long Discord makes us wait.
  */
-export async function queueForwards(
-  trx: Db,
-  forwards: Awaited<ReturnType<typeof forwardsOfDatasets>>,
-  entries: Array<{ datasetId: string; dataset: string; entry: LogInput }>,
-): Promise<number> {
+export async function queueForwards(trx: Db, forwards: ForwardRule[], entries: Array<{ datasetId: string; dataset: string; entry: LogInput }>): Promise<number> {
   const rows = forwards.flatMap((forward) =>
     entries
       .filter(({ datasetId, entry }) => datasetId === forward.dataset_id && entryMatches(forward, entry))

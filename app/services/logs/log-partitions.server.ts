@@ -12,14 +12,21 @@ function startOfDay(time: Date): Date {
   return new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
 }
 
-/** Days already made in this process, so the ingest path asks the catalogue once per day at most. */
-const made = new Set<string>();
+/** Days already made, per database, so the ingest path asks the catalogue once per day at most. */
+const madeIn = new WeakMap<Db, Set<string>>();
+
+function madeSet(db: Db): Set<string> {
+  let made = madeIn.get(db);
+  if (!made) madeIn.set(db, (made = new Set()));
+  return made;
+}
 
 /**
  * Makes the day partitions that entries stamped between `from` and `to` need (idempotent, safe with
  * several instances: a concurrent creator's "already exists" is fine).
  */
 export async function ensureLogPartitions(db: Db, from: Date, to: Date): Promise<void> {
+  const made = madeSet(db);
   for (let day = startOfDay(from); day.getTime() <= to.getTime(); day = new Date(day.getTime() + DAY_MS)) {
     const name = partitionName(day);
     if (made.has(name)) continue;
@@ -57,7 +64,7 @@ export async function purgeLogEntries(db: Db, now: Date = new Date()): Promise<{
     // Names sort by day; every partition before the cutoff day is past every dataset's retention.
     if (name >= cutoff) break;
     await sql`DROP TABLE IF EXISTS ${sql.table(name)}`.execute(db);
-    made.delete(name);
+    madeSet(db).delete(name);
     dropped.push(name);
   }
   const result = await sql`
