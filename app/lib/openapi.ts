@@ -250,6 +250,35 @@ const caseSchema = {
   },
 };
 
+/** The log ingest endpoints share one description: the senders differ only in path. */
+function logIngest(summary: string) {
+  return {
+    post: {
+      summary,
+      security: keyed,
+      parameters: [{ name: "X-Fivemanage-Dataset", in: "header", required: false, schema: { type: "string" } }],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: ["object", "array"],
+              description: "Entries: message (required, ≤ 32 KB), level, resource, metadata (object ≤ 16 KB), timestamp (ISO or epoch s/ms/ns), dataset",
+            },
+          },
+        },
+      },
+      responses: {
+        "200": json({ type: "object", properties: { success: { type: "boolean" }, accepted: { type: "integer" }, datasets: { type: "array", items: { type: "string" } } } }, "Stored"),
+        ...keyedErrors,
+        "400": err("An entry is not valid (the error names it)"),
+        "413": err("More than 1,000 entries or 2 MB"),
+        "429": err("Rate limited, or the plan's monthly log volume is used"),
+      },
+    },
+  };
+}
+
 const keyed = [{ ApiKeyHeader: [] }, { BearerKey: [] }, { ApiKeyQuery: [] }, { ApiKeyQueryApi: [] }, { ApiKeyQueryKey: [] }, { ApiKeyQueryToken: [] }];
 const keyedErrors = {
   "400": err("Missing or invalid fields"),
@@ -592,6 +621,30 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
           responses: { "200": json(caseSchema, "The case"), ...keyedErrors, "400": err("No file_ids, or a closed case"), "404": err("No such case on the key's server") },
         },
       },
+      "/api/logs": logIngest("Send log entries: one object, an array or {logs: [...]} (Stash's and Fivemanage's shape); the dataset is each entry's dataset, else X-Fivemanage-Dataset, else default"),
+      "/api/logs/batch": logIngest("Fivemanage's batch endpoint (ox_lib's fivemanage logger): an array of entries"),
+      "/api/v3/logs": logIngest("Fivemanage v3: an array of entries"),
+      "/v1/logs": logIngest("Fivemerr's log endpoint: one entry"),
+      "/loki/api/v1/push": {
+        post: {
+          summary: "Grafana Loki's JSON push (ox_lib's loki logger, Promtail): {streams: [{stream: {labels}, values: [[ns, line]]}]}; the key as Basic password or bearer token",
+          security: keyed,
+          requestBody: { required: true, content: { "application/json": { schema: { type: "object", required: ["streams"], properties: { streams: { type: "array", items: { type: "object" } } } } } } },
+          responses: { "204": { description: "Stored, as Loki answers" }, ...keyedErrors, "400": err("Not a Loki push"), "413": err("More than 1,000 entries or 2 MB"), "429": err("Rate limited, or the plan's monthly log volume is used") },
+        },
+      },
+      "/api/logs/search": {
+        get: {
+          summary: "Search the key's server's log entries (read permission), newest first, keyset-paged",
+          security: keyed,
+          parameters: ["dataset", "level", "resource", "q", "from", "to", "meta", "limit", "cursor"].map((name) => ({ name, in: "query", required: false, schema: { type: "string" } })),
+          responses: {
+            "200": json({ type: "object", properties: { success: { type: "boolean" }, data: { type: "array", items: { type: "object" } }, next_cursor: { type: ["string", "null"] } } }, "A page of entries"),
+            ...keyedErrors,
+            "400": err("A filter is not valid"),
+          },
+        },
+      },
       "/api/download": {
         get: {
           summary: "Download by path; public files need no key, private files a key of their server",
@@ -629,7 +682,8 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
             },
           },
           responses: {
-            "200": json(ref("WebhookMessage"), "A Discord-shaped message"),
+            "200": json(ref("WebhookMessage"), "A Discord-shaped message (with files, or with ?wait=true)"),
+            "204": { description: "A message without files and without ?wait=true, as Discord answers; its content and embeds became a log entry in the discord dataset" },
             "400": err("Nothing to post"),
             "404": err("Unknown webhook"),
             "413": err("Too large or over quota"),

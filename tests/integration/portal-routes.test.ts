@@ -214,7 +214,7 @@ describe("/api-keys", () => {
 
     const refusals: [Record<string, string | string[]>, string][] = [
       [{ expiresIn: "never" }, "Choose at least one permission."],
-      [{ permissions: ["upload", "admin"] }, 'Unknown permission "admin" (use upload, read, delete)'],
+      [{ permissions: ["upload", "admin"] }, 'Unknown permission "admin" (use upload, read, delete, logs:write)'],
       [{ permissions: ["upload"], expiresIn: "7" }, "Choose when the key expires."],
     ];
     for (const [fields, message] of refusals) {

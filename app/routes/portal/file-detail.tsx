@@ -92,6 +92,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     try {
       const options = parseShareOptions({ expiresInHours: form.get("expiresInHours"), password: form.get("password"), maxViews: form.get("maxViews") });
       const token = await createShare(context.db, auth.team.id, params.fileId, options);
+      await recordPortalAudit(context, auth, { action: "file.share", target: filesTarget(1), detail: { ids: [params.fileId], expires_in_hours: options.expiresInHours, password: options.password !== null } });
       return actionOk({ type: "success", title: "Share link created", description: `${context.config.appUrl}/s/${token}` }, { shareUrl: `${context.config.appUrl}/s/${token}` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request", "not_found")) throw error;
@@ -100,6 +101,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "revokeShare") {
     if (!(await revokeShare(context.db, auth.team.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
+    await recordPortalAudit(context, auth, { action: "file.unshare", target: filesTarget(1), detail: { ids: [params.fileId] } });
     return actionOk({ type: "success", title: "Share link revoked" });
   }
   if (form.get("intent") === "addToCase") {

@@ -15,6 +15,7 @@ import { PLANS } from "~/lib/plans";
 import { pageTitle } from "~/lib/site";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
@@ -69,7 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { user, team } = await requireTeam(request, context, "view_logs");
+  const auth = await requireTeam(request, context, "view_logs");
+  const { user, team } = auth;
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   try {
@@ -85,8 +87,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
     const rule = () => parseLogRule({ minLevel: form.get("minLevel"), resource: form.get("resource"), contains: form.get("contains") });
     const datasetId = String(form.get("datasetId") ?? "");
+    const audit = (what: string) => recordPortalAudit(context, auth, { action: "logs.settings", target: what });
     if (intent === "add-forward") {
       await createLogForward(context.db, { teamId: team.id, datasetId, webhookUrl: parseDiscordWebhookUrl(form.get("webhookUrl"), context.config.DISCORD_API_BASE), rule: rule() });
+      await audit("a forward to Discord");
       return actionOk({ type: "success", title: "Forward added", description: "Matching entries from now on go to that Discord channel." });
     }
     if (intent === "add-alert") {
@@ -102,16 +106,19 @@ export async function action({ request, context }: Route.ActionArgs) {
         channel: form.get("channel"),
         target: form.get("target"),
       });
+      await audit(`alert ${String(form.get("name") ?? "")}`);
       return actionOk({ type: "success", title: "Alert added" });
     }
     if (intent === "delete-forward" || intent === "delete-alert") {
       const id = String(form.get("id") ?? "");
       const gone = intent === "delete-forward" ? await deleteLogForward(context.db, team.id, id) : await deleteLogAlert(context.db, team.id, id);
       if (!gone) return actionFail("Error", "It is already gone.", 404);
+      await audit(intent === "delete-forward" ? "a forward removed" : "an alert removed");
       return actionOk({ type: "success", title: intent === "delete-forward" ? "Forward removed" : "Alert removed" });
     }
     const quota = await getAccountQuota(context.db, team.id);
     await setDatasetRetention(context.db, { datasetId: String(form.get("datasetId") ?? ""), teamId: team.id, days: Number(form.get("days")), tier: quota.tier });
+    await audit(`dataset retention ${Number(form.get("days"))} days`);
     return actionOk({ type: "success", title: "Retention updated" });
   } catch (error) {
     if (!isDomainError(error, "invalid_request", "not_found")) throw error;

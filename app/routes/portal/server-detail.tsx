@@ -113,6 +113,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "visibility": {
       const isPublic = form.get("defaultPublic") === "public";
       await setDefaultVisibility(db, ownerId, server.id, isPublic);
+      await recordPortalAudit(context, auth, { action: "server.update", target: server.name, serverId: server.id, detail: { default_public: isPublic } });
       return actionOk({
         type: "success",
         title: "Server updated",
@@ -123,6 +124,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const parsed = toFormResult(retentionRuleSchema.safeParse({ category: form.get("category") ?? "", days: form.get("days") ?? "" }), "Error updating server");
       if (!parsed.ok) return actionFail("Error updating server", parsed.first.message, 400, parsed.errors);
       await upsertRetentionRule(db, server.id, parsed.data);
+      await recordPortalAudit(context, auth, { action: "server.retention", target: server.name, serverId: server.id, detail: parsed.data });
       return actionOk({
         type: "success",
         title: "Server updated",
@@ -131,10 +133,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     }
     case "retention-delete": {
       await deleteRetentionRule(db, server.id, String(form.get("category") ?? ""));
+      await recordPortalAudit(context, auth, { action: "server.retention", target: server.name, serverId: server.id, detail: { category: String(form.get("category") ?? ""), days: null } });
       return actionOk({ type: "success", title: "Server updated", description: "Retention rule removed." });
     }
     case "webhook-rotate": {
       await rotateWebhookSecret(db, ownerId, server.id);
+      await recordPortalAudit(context, auth, { action: "server.webhook_rotate", target: server.name, serverId: server.id });
       return actionOk({ type: "success", title: "Server updated", description: "A new webhook URL was created; the old one no longer works." });
     }
     default:

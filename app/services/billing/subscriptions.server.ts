@@ -116,6 +116,9 @@ export async function grantStorageAddon(db: Db, grant: AddonGrant): Promise<bool
     .onConflict((oc) => oc.column("stripe_reference").doNothing())
     .returning("id")
     .executeTakeFirst();
+  if (inserted) {
+    await recordAudit(db, { teamId: grant.teamId, actorUserId: null, ip: null, action: "plan.addon", target: `${grant.gb} GB extra storage`, detail: { gb: grant.gb, reference: grant.stripeReference } });
+  }
   return Boolean(inserted);
 }
 
