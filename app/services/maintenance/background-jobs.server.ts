@@ -110,11 +110,20 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
       runAtStart: true,
       expireInSeconds: 5 * 60,
       run: async (signal) => {
-        const alerts = await evaluateLogAlerts(ctx);
-        if (alerts.fired.length) ctx.logger.info({ fired: alerts.fired }, "log alerts fired");
         const until = Date.now() + LOG_DELIVERY_RUN_MS;
+        let alertsChecked = false;
         while (!signal.aborted && Date.now() < until) {
-          await deliverLogForwards(ctx);
+          // A database outage must not end the run (nor reach pg-boss as a failure it records unawaited): the next second tries again.
+          try {
+            if (!alertsChecked) {
+              const alerts = await evaluateLogAlerts(ctx);
+              if (alerts.fired.length) ctx.logger.info({ fired: alerts.fired }, "log alerts fired");
+              alertsChecked = true;
+            }
+            await deliverLogForwards(ctx);
+          } catch (error) {
+            ctx.logger.warn({ err: error }, "log delivery round failed; trying again in a second");
+          }
           await new Promise((resolve) => setTimeout(resolve, LOG_DELIVERY_EVERY_MS));
         }
       },
