@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/http/toast.server";
 import { ROLE_LABELS } from "~/lib/team-roles";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { answerTeamInvitation, inviteTeamMember, revokeTeamInvitation } from "~/services/teams/team-invitations.server";
-import { leaveTeam, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
+import { leaveTeam, memberLabel, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
 import { chooseSessionTeam, createTeam, parseTeamName, renameTeam } from "~/services/teams/teams.server";
 
 const TITLES: Record<string, string> = {
@@ -24,11 +24,6 @@ const TITLES: Record<string, string> = {
 
 /** Intents that change who is in the team or what they may do: owners and admins (manage members). */
 const MEMBER_MANAGEMENT = new Set(["rename", "invite", "revoke", "member-update", "member-remove"]);
-
-async function memberName(context: AppLoadContext, userId: string): Promise<string> {
-  const row = await context.db.selectFrom("users").select(["display_name", "email"]).where("id", "=", userId).executeTakeFirst();
-  return row?.email ?? row?.display_name ?? "a member";
-}
 
 /**
  * The /team page's actions: rename, invite and revoke, change or remove a member, transfer
@@ -72,19 +67,19 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
         const userId = String(form.get("userId") ?? "");
         const access = parseMemberAccess({ role: form.get("role"), permissions: form.getAll("permissions").map(String) });
         await updateTeamMember(context.db, { teamId: team.id, userId, ...access });
-        await recordPortalAudit(context, auth, { action: "member.update", target: await memberName(context, userId), detail: { role: access.role, permissions: access.permissions ?? null } });
+        await recordPortalAudit(context, auth, { action: "member.update", target: await memberLabel(context.db, userId), detail: { role: access.role, permissions: access.permissions ?? null } });
         return actionOk({ type: "success", title: "Access updated" });
       }
       case "member-remove": {
         const userId = String(form.get("userId") ?? "");
-        const target = await memberName(context, userId);
+        const target = await memberLabel(context.db, userId);
         await removeTeamMember(context.db, { teamId: team.id, userId });
         await recordPortalAudit(context, auth, { action: "member.remove", target });
         return actionOk({ type: "success", title: "Member removed", description: `${target} no longer has access to ${team.name}.` });
       }
       case "transfer": {
         const userId = String(form.get("userId") ?? "");
-        const target = await memberName(context, userId);
+        const target = await memberLabel(context.db, userId);
         await transferTeamOwnership(context.db, { teamId: team.id, fromUserId: auth.user.id, toUserId: userId });
         await recordPortalAudit(context, auth, { action: "team.transfer", target });
         return actionOk({ type: "success", title: "Ownership transferred", description: `${target} now owns ${team.name}; you stay as an admin.` });

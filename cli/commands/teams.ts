@@ -1,8 +1,8 @@
-import { sql } from "kysely";
 import type { AppContext } from "../../app/services/app-context.server.ts";
 import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { isUuid } from "../../app/services/platform/ids.server.ts";
 import { resolveCurrentTeam } from "../../app/services/teams/teams.server.ts";
+import { listTeamsForAdmin } from "../../app/services/stats/admin-stats.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
 
 /**
@@ -38,22 +38,8 @@ export const teamList: Command = {
   summary: "List teams with their owner, members, plan and storage used",
   options: {},
   async run(ctx) {
-    const rows = await ctx.db
-      .selectFrom("teams")
-      .innerJoin("users", "users.id", "teams.owner_user_id")
-      .leftJoin("subscriptions", "subscriptions.team_id", "teams.id")
-      .leftJoin("account_usage", "account_usage.team_id", "teams.id")
-      .select((eb) => [
-        "teams.id",
-        "teams.name",
-        "users.email as owner",
-        "subscriptions.tier",
-        "account_usage.used_bytes",
-        eb.selectFrom("team_members").select(sql<number>`count(*)::int`.as("n")).whereRef("team_members.team_id", "=", "teams.id").as("members"),
-      ])
-      .orderBy("teams.created_at", "asc")
-      .execute();
-    const teams = rows.map((r) => ({ ...r, tier: r.tier ?? "free", used_bytes: Number(r.used_bytes ?? 0), members: Number(r.members ?? 0) }));
+    // The admin screen's list, oldest first as the other :list commands print.
+    const teams = (await listTeamsForAdmin(ctx.db)).reverse().map((t) => ({ id: t.id, name: t.name, owner: t.ownerEmail, members: t.members, servers: t.servers, tier: t.tier, used_bytes: t.usedBytes }));
     const text = teams.length
       ? teams.map((t) => `${t.id}  ${t.name}  owner ${t.owner ?? "(no e-mail)"}  ${t.members} member(s)  ${t.tier}  ${t.used_bytes} bytes`).join("\n")
       : "No teams yet";

@@ -84,7 +84,7 @@ describe("logs", () => {
   });
 
   test("refusals say why and store nothing: no permission, too many, too large, bad metadata, past the month's volume", async ({ server }) => {
-    const { secret, serverId } = await ownerWithLogKey(server, "Strict RP");
+    const { owner, secret, serverId } = await ownerWithLogKey(server, "Strict RP");
     const uploadOnly = await ownerWithLogKey(server, "Uploads RP", ["upload"]);
     const count = async () => Number((await server.ctx.db.selectFrom("log_entries").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow()).n);
     const before = await count();
@@ -100,6 +100,9 @@ describe("logs", () => {
     expect(badMeta.status).toBe(400);
     expect(((await badMeta.json()) as { error: string }).error).toContain("Entry 1: metadata must be a JSON object");
     expect((await server.request("/api/logs", json({ level: "info" }, { "x-api-key": secret }))).status).toBe(400);
+    // Settings that name a dataset that is not one are a 404, not a database error.
+    expect((await postForm(server, "/logs", { intent: "retention", datasetId: "not-a-uuid", days: "3" }, { cookie: owner.cookie })).status).toBe(404);
+    expect((await postForm(server, "/logs", { intent: "add-forward", datasetId: "not-a-uuid", webhookUrl: "https://discord.com/api/webhooks/1/x" }, { cookie: owner.cookie })).status).toBe(404);
     expect((await server.request("/api/logs", json({ message: "old", timestamp: "2020-01-01T00:00:00Z" }, { "x-api-key": secret }))).status).toBe(400);
     expect((await server.request("/api/logs", { method: "POST", headers: { "x-api-key": secret, "Content-Type": "application/json" }, body: "{nope" })).status).toBe(400);
     expect(await count()).toBe(before);
@@ -185,8 +188,9 @@ describe("logs", () => {
     let received = "";
     while (!received.includes("tail open")) received += decoder.decode((await reader.read()).value);
     const started = Date.now();
-    expect((await server.request("/api/logs", json({ message: "Live one", resource: "tail-test" }, { "x-api-key": secret, "X-Fivemanage-Dataset": "admin" }))).status).toBe(200);
+    // The other dataset's entry goes first: were the filter ignored, it would arrive before "Live one".
     expect((await server.request("/api/logs", json({ message: "Other dataset" }, { "x-api-key": secret }))).status).toBe(200);
+    expect((await server.request("/api/logs", json({ message: "Live one", resource: "tail-test" }, { "x-api-key": secret, "X-Fivemanage-Dataset": "admin" }))).status).toBe(200);
     while (!received.includes("Live one")) received += decoder.decode((await reader.read()).value);
     expect(Date.now() - started).toBeLessThan(3000);
     expect(received).toContain("event: entry");
@@ -203,5 +207,25 @@ describe("logs", () => {
     expect((await postForm(server, "/logs", { intent: "save-query", name: "Bad", search: "level=loud" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/logs", { intent: "delete-query", id: row.id }, { cookie: owner.cookie })).status).toBe(200);
     expect(await server.ctx.db.selectFrom("log_saved_queries").select("id").where("name", "=", "Exploits").execute()).toEqual([]);
+  });
+
+  test("a NUL byte a script sends in a message, resource or metadata is dropped, not answered with a 500", async ({ server }) => {
+    const { secret, serverId } = await ownerWithLogKey(server, "Nul RP");
+    const nul = String.fromCharCode(0);
+    const sent = await server.request("/api/logs", json({ message: `bad${nul}byte`, resource: `res${nul}`, metadata: { [`k${nul}`]: `v${nul}`, list: [`a${nul}`] } }, { "x-api-key": secret }));
+    expect(sent.status).toBe(200);
+    const hook = await server.request(`/api/webhooks/${serverId}/${(await server.ctx.db.selectFrom("servers").select("webhook_secret").where("id", "=", serverId).executeTakeFirstOrThrow()).webhook_secret}`, json({ content: `kill${nul}feed`, username: `JD${nul}` }));
+    expect(hook.status).toBe(204);
+    const rows = await server.ctx.db
+      .selectFrom("log_entries as e")
+      .innerJoin("log_datasets as d", "d.id", "e.dataset_id")
+      .select(["e.message", "e.resource", "e.metadata"])
+      .where("d.server_id", "=", serverId)
+      .orderBy("e.id")
+      .execute();
+    expect(rows).toEqual([
+      { message: "badbyte", resource: "res", metadata: { k: "v", list: ["a"] } },
+      { message: "killfeed", resource: "JD", metadata: { source: "discord_webhook" } },
+    ]);
   });
 });

@@ -255,4 +255,21 @@ describe("teams", () => {
     expect(await casesOf(cadet)).toContain("IA-7 · Internal affairs");
     expect((await auditRows(server, owner))[0]).toEqual(["Captain Price", "Changed who sees a case"]);
   });
+
+  test("ids that are not ids are refused with 4xx and change nothing", async ({ server }) => {
+    const owner = await signUpAndSignIn(server, { displayName: "Careful Owner" });
+    const serverId = await createServerAs(server, owner, "Ids RP");
+    const member = await inviteAndJoin(server, owner, "member");
+    const before = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).orderBy("user_id").execute();
+    expect((await postForm(server, "/team/switch", { teamId: "not-a-uuid" }, { cookie: member.cookie })).status).toBe(404);
+    for (const intent of ["member-remove", "member-update", "transfer"]) {
+      const res = await postForm(server, "/team", { intent, userId: "not-a-uuid", role: "member" }, { cookie: owner.cookie });
+      expect(res.status, intent).toBe(404);
+    }
+    expect((await postForm(server, "/team", { intent: "revoke", invitationId: "not-a-uuid" }, { cookie: owner.cookie })).status).toBe(404);
+    expect((await postForm(server, "/invitations/abcdefghijklmnopqrstuvwxyz", { invitationId: "not-a-uuid", answer: "accept" }, { cookie: member.cookie })).status).toBe(404);
+    expect((await postForm(server, "/cases", { intent: "open", serverId, number: "IDS-1", title: "", notes: "", members: ["not-a-uuid"] }, { cookie: owner.cookie })).status).toBe(400);
+    expect(await server.ctx.db.selectFrom("cases").select("id").where("server_id", "=", serverId).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).orderBy("user_id").execute()).toEqual(before);
+  });
 });

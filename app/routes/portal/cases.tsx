@@ -16,7 +16,7 @@ import { actionFail, actionOk } from "~/http/action-results.server";
 import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
 import { caseViewerOf, findCaseForTeam, listCasesForTeam, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
-import { caseMemberIds, setCaseMembers } from "~/services/files/case-members.server";
+import { caseMemberIds, setCaseMembers, teamMemberIds } from "~/services/files/case-members.server";
 import { listTeamMembers } from "~/services/teams/team-members.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -56,12 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const server = await findServerForTeam(context.db, auth.team.id, String(form.get("serverId") ?? ""));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
     try {
+      // Who may see it is checked before the case exists, so a wrong choice leaves no case behind.
+      const members = await teamMemberIds(context.db, auth.team.id, chosenMembers);
       const { evidenceCase, created } = await openCase(context.db, {
         serverId: server.id,
         teamId: auth.team.id,
         body: { number: form.get("number") ?? undefined, title: form.get("title") || undefined, notes: form.get("notes") ?? undefined },
       });
-      if (created && chosenMembers.length) await setCaseMembers(context.db, { caseId: evidenceCase.id, teamId: auth.team.id, userIds: chosenMembers });
+      if (created && members.length) await setCaseMembers(context.db, { caseId: evidenceCase.id, teamId: auth.team.id, userIds: members });
       await recordPortalAudit(context, auth, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
       return actionOk({ type: "success", title: created ? "Case opened" : "Case updated", description: `Case ${evidenceCase.number} on ${server.name}.` });
     } catch (error) {

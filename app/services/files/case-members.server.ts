@@ -1,17 +1,23 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 
 /**
  * Restricts a case to some members of its team (or, with none, opens it to the whole team). Every
  * id must be a member of the team; anyone else is refused and nothing changes.
  */
+/** The distinct ids, each a member of the team, or a 400 (checked before anything is written). */
+export async function teamMemberIds(db: Db, teamId: string, userIds: string[]): Promise<string[]> {
+  const wanted = [...new Set(userIds.filter(Boolean))];
+  if (wanted.length === 0) return wanted;
+  const members = wanted.every(isUuid) ? await db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).where("user_id", "in", wanted).execute() : [];
+  if (members.length !== wanted.length) throw new DomainError("invalid_request", "Choose members of this team");
+  return wanted;
+}
+
 export async function setCaseMembers(db: Db, input: { caseId: string; teamId: string; userIds: string[] }): Promise<number> {
-  const wanted = [...new Set(input.userIds.filter(Boolean))];
   return db.transaction().execute(async (trx) => {
-    if (wanted.length) {
-      const members = await trx.selectFrom("team_members").select("user_id").where("team_id", "=", input.teamId).where("user_id", "in", wanted).execute();
-      if (members.length !== wanted.length) throw new DomainError("invalid_request", "Choose members of this team");
-    }
+    const wanted = await teamMemberIds(trx, input.teamId, input.userIds);
     await trx.deleteFrom("case_members").where("case_id", "=", input.caseId).execute();
     if (wanted.length) await trx.insertInto("case_members").values(wanted.map((userId) => ({ case_id: input.caseId, user_id: userId }))).execute();
     return wanted.length;

@@ -6,6 +6,7 @@ import { isUuid } from "~/services/platform/ids.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { sendMail, type MailContext } from "~/services/platform/mail.server";
 import { postToDiscord } from "~/services/logs/discord-delivery.server";
+import { assertTeamDataset, teamDatasetIds } from "~/services/logs/log-datasets.server";
 import { levelsFrom, parseDiscordWebhookUrl, type LogRule } from "~/services/logs/log-rules.server";
 
 export const ALERT_KINDS: Record<LogAlertKind, string> = {
@@ -49,14 +50,11 @@ export async function createLogAlert(db: Db, discordApiBase: string, input: Aler
         : (() => {
             throw new DomainError("invalid_request", "Enter the e-mail address to alert");
           })();
-  const dataset = isUuid(input.datasetId)
-    ? await db.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("d.id", "=", input.datasetId).where("s.team_id", "=", input.teamId).executeTakeFirst()
-    : undefined;
-  if (!dataset) throw new DomainError("not_found", "Dataset not found");
+  await assertTeamDataset(db, input.teamId, input.datasetId);
   await db
     .insertInto("log_alerts")
     .values({
-      dataset_id: dataset.id,
+      dataset_id: input.datasetId,
       name,
       kind: input.kind as LogAlertKind,
       min_level: input.rule.minLevel,
@@ -76,7 +74,7 @@ export async function deleteLogAlert(db: Db, teamId: string, id: string): Promis
   const result = await db
     .deleteFrom("log_alerts")
     .where("id", "=", id)
-    .where("dataset_id", "in", (eb) => eb.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("s.team_id", "=", teamId))
+    .where("dataset_id", "in", teamDatasetIds(db, teamId))
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../../../db/index";
 import { PLANS, type Tier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 
 export const DEFAULT_DATASET = "default";
 export const DISCORD_DATASET = "discord";
@@ -68,17 +69,23 @@ export function listDatasetsForTeam(db: Db, teamId: string): Promise<DatasetSumm
     .execute();
 }
 
+/** The ids of a team's datasets, as a subquery for filters that must stay within the team. */
+export function teamDatasetIds(db: Db, teamId: string) {
+  return db.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("s.team_id", "=", teamId);
+}
+
+/** A 404 unless `datasetId` names one of the team's datasets (any other text included). */
+export async function assertTeamDataset(db: Db, teamId: string, datasetId: string): Promise<void> {
+  const found = isUuid(datasetId) ? await teamDatasetIds(db, teamId).where("d.id", "=", datasetId).executeTakeFirst() : undefined;
+  if (!found) throw new DomainError("not_found", "Dataset not found");
+}
+
 /** Sets a dataset's retention, never past what the team's plan allows. */
 export async function setDatasetRetention(db: Db, input: { datasetId: string; teamId: string; days: number; tier: Tier }): Promise<void> {
   const cap = PLANS[input.tier].logRetentionDays;
   if (!Number.isInteger(input.days) || input.days < 1 || input.days > cap) {
     throw new DomainError("invalid_request", `Retention must be a whole number of days from 1 to ${cap} on the ${PLANS[input.tier].name} plan`);
   }
-  const updated = await db
-    .updateTable("log_datasets")
-    .set({ retention_days: input.days })
-    .where("id", "=", input.datasetId)
-    .where("server_id", "in", (eb) => eb.selectFrom("servers").select("id").where("team_id", "=", input.teamId))
-    .executeTakeFirst();
-  if (!updated.numUpdatedRows) throw new DomainError("not_found", "Dataset not found");
+  await assertTeamDataset(db, input.teamId, input.datasetId);
+  await db.updateTable("log_datasets").set({ retention_days: input.days }).where("id", "=", input.datasetId).execute();
 }

@@ -1,8 +1,8 @@
 import type { Db } from "../../../db/index";
 import type { Logger } from "~/services/platform/logger.server";
-import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 import { postToDiscord } from "~/services/logs/discord-delivery.server";
+import { assertTeamDataset, teamDatasetIds } from "~/services/logs/log-datasets.server";
 import type { LogInput } from "~/services/logs/log-parsing.server";
 import { entryMatches, type LogRule } from "~/services/logs/log-rules.server";
 
@@ -27,13 +27,6 @@ export interface ForwardView {
   lastError: string | null;
 }
 
-async function assertTeamDataset(db: Db, teamId: string, datasetId: string): Promise<void> {
-  const found = isUuid(datasetId)
-    ? await db.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("d.id", "=", datasetId).where("s.team_id", "=", teamId).executeTakeFirst()
-    : undefined;
-  if (!found) throw new DomainError("not_found", "Dataset not found");
-}
-
 export async function createLogForward(db: Db, input: { teamId: string; datasetId: string; webhookUrl: string; rule: LogRule }): Promise<void> {
   await assertTeamDataset(db, input.teamId, input.datasetId);
   await db
@@ -48,7 +41,7 @@ export async function deleteLogForward(db: Db, teamId: string, id: string): Prom
   const result = await db
     .deleteFrom("log_forwards")
     .where("id", "=", id)
-    .where("dataset_id", "in", (eb) => eb.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("s.team_id", "=", teamId))
+    .where("dataset_id", "in", teamDatasetIds(db, teamId))
     .executeTakeFirst();
   dropForwardsCache(db);
   return Number(result.numDeletedRows) > 0;

@@ -43,9 +43,20 @@ export function parseTimestamp(value: unknown, now: Date, index: number | null =
   return new Date(ms);
 }
 
+/** NUL cannot be stored in PostgreSQL text or jsonb; senders' stray ones are dropped rather than refused with a 500. */
+const NUL = new RegExp(String.fromCharCode(0), "g");
+
+/** A JSON value with NUL taken out of every string and key. */
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(NUL, "");
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(NUL, ""), withoutNul(v)]));
+  return value;
+}
+
 function text(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return typeof value === "string" ? value : JSON.stringify(value);
+  return (typeof value === "string" ? value : JSON.stringify(value)).replace(NUL, "");
 }
 
 /** A metadata object: a JSON object of at most 16 KB (a string holding one is accepted). */
@@ -60,8 +71,9 @@ export function parseMetadata(value: unknown, index: number | null = null): Reco
     }
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) refuse(index, "metadata must be a JSON object");
-  if (Buffer.byteLength(JSON.stringify(parsed)) > MAX_METADATA_BYTES) refuse(index, "metadata must be at most 16 KB");
-  return parsed as Record<string, unknown>;
+  const json = JSON.stringify(parsed);
+  if (Buffer.byteLength(json) > MAX_METADATA_BYTES) refuse(index, "metadata must be at most 16 KB");
+  return (json.includes("\\u0000") ? withoutNul(parsed) : parsed) as Record<string, unknown>;
 }
 
 /** One entry of Stash's, Fivemanage's or Fivemerr's shape: `level`, `message`, `resource`, `metadata`, `timestamp`, `dataset`. */
@@ -193,13 +205,13 @@ export function discordLogEntry(payload: { content?: unknown; username?: unknown
     ...(first?.image?.url || first?.thumbnail?.url ? { image: String(first.image?.url ?? first.thumbnail?.url) } : {}),
     ...(embeds.length > 1 ? { embeds: embeds.length } : {}),
   };
-  const message = lines.join("\n").slice(0, MAX_MESSAGE_CHARS);
+  const message = lines.join("\n").replace(NUL, "").slice(0, MAX_MESSAGE_CHARS);
   const metadataSize = Buffer.byteLength(JSON.stringify(metadata));
   return {
     ts: now,
     level: levelOfColour(first?.color),
-    resource: typeof payload.username === "string" && payload.username.trim() ? payload.username.trim().slice(0, MAX_RESOURCE_CHARS) : null,
+    resource: typeof payload.username === "string" && payload.username.trim() ? payload.username.replace(NUL, "").trim().slice(0, MAX_RESOURCE_CHARS) : null,
     message,
-    metadata: metadataSize > MAX_METADATA_BYTES ? { source: "discord_webhook", truncated: true } : metadata,
+    metadata: metadataSize > MAX_METADATA_BYTES ? { source: "discord_webhook", truncated: true } : (withoutNul(metadata) as Record<string, unknown>),
   };
 }

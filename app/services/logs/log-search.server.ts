@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "~/lib/log-levels";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { levelsFrom } from "~/services/logs/log-rules.server";
 
 export const LOG_PAGE_SIZE = 100;
 const MAX_LOG_PAGE = 1000;
@@ -85,7 +86,7 @@ function filteredEntries(db: Db, scope: { teamId: string; serverId?: string }, f
     .where("s.team_id", "=", scope.teamId);
   if (scope.serverId) query = query.where("s.id", "=", scope.serverId);
   if (filters.dataset) query = query.where("d.name", "=", filters.dataset);
-  if (filters.level) query = query.where("e.level", "in", LOG_LEVELS.slice(LOG_LEVELS.indexOf(filters.level)));
+  if (filters.level) query = query.where("e.level", "in", levelsFrom(filters.level));
   if (filters.resource) query = query.where("e.resource", "=", filters.resource);
   if (filters.q) query = query.where("e.message", "ilike", `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   if (filters.from) query = query.where("e.ts", ">=", filters.from);

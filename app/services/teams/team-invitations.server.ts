@@ -1,7 +1,7 @@
 import type { Db } from "../../../db/index";
 import type { InvitationStatus } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { randomString, sha256Hex } from "~/services/platform/ids.server";
+import { isUuid, randomString, sha256Hex } from "~/services/platform/ids.server";
 import { escapeHtml, sendMail, type MailContext, type SentMail } from "~/services/platform/mail.server";
 import type { Config } from "~/services/platform/env.server";
 import { ROLE_LABELS, type AssignableRole, type TeamPermission, type TeamRole } from "~/lib/team-roles";
@@ -91,6 +91,7 @@ export function listTeamInvitations(db: Db, teamId: string): Promise<InvitationR
 }
 
 export async function revokeTeamInvitation(db: Db, input: { teamId: string; invitationId: string }): Promise<InvitationRow> {
+  if (!isUuid(input.invitationId)) throw new DomainError("not_found", "Invitation not found or already answered");
   const row = await db
     .updateTable("team_invitations")
     .set({ status: "revoked", answered_at: new Date() })
@@ -151,6 +152,7 @@ export async function answerTeamInvitation(
   db: Db,
   input: { invitationId: string; user: { id: string; email: string | null }; accept: boolean },
 ): Promise<{ teamId: string; teamName: string; role: TeamRole }> {
+  if (!isUuid(input.invitationId)) throw new DomainError("not_found", "This invitation is not addressed to your account");
   return db.transaction().execute(async (trx) => {
     const invitation = await trx
       .selectFrom("team_invitations as i")

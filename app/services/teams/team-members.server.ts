@@ -1,5 +1,6 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 import { isAssignableRole, isTeamPermission, type AssignableRole, type TeamPermission, type TeamRole } from "~/lib/team-roles";
 import { createTeam, effectivePermissions, permissionsFor } from "~/services/teams/teams.server";
 
@@ -34,9 +35,17 @@ export function parseMemberAccess(input: { role: unknown; permissions?: unknown 
   return { role: input.role, permissions: list as TeamPermission[] };
 }
 
+/** A member's role in the team; undefined for anyone else (and for an id that is not one). */
 async function memberRole(db: Db, teamId: string, userId: string): Promise<TeamRole | undefined> {
+  if (!isUuid(userId)) return undefined;
   const row = await db.selectFrom("team_members").select("role").where("team_id", "=", teamId).where("user_id", "=", userId).executeTakeFirst();
   return row?.role;
+}
+
+/** How the audit trail names a member: their e-mail, else their name. */
+export async function memberLabel(db: Db, userId: string): Promise<string> {
+  const row = isUuid(userId) ? await db.selectFrom("users").select(["display_name", "email"]).where("id", "=", userId).executeTakeFirst() : undefined;
+  return row?.email ?? row?.display_name ?? "a member";
 }
 
 /** Change a member's role and permissions; the owner's own row is changed only by a transfer. */
@@ -66,24 +75,24 @@ async function removeMembership(db: Db, teamId: string, userId: string): Promise
   }
 }
 
-/** An admin removes a member (never the owner). */
-export async function removeTeamMember(db: Db, input: { teamId: string; userId: string }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+/** Ends a membership that is not the owner's: `notMember` and `owner` are the refusals' words. */
+function endMembership(db: Db, input: { teamId: string; userId: string }, refusals: { notMember: string; owner: string }): Promise<void> {
+  return db.transaction().execute(async (trx) => {
     const role = await memberRole(trx, input.teamId, input.userId);
-    if (!role) throw new DomainError("not_found", "Member not found");
-    if (role === "owner") throw new DomainError("permission_denied", "The owner cannot be removed; transfer ownership first");
+    if (!role) throw new DomainError("not_found", refusals.notMember);
+    if (role === "owner") throw new DomainError("permission_denied", refusals.owner);
     await removeMembership(trx, input.teamId, input.userId);
   });
 }
 
+/** An admin removes a member (never the owner). */
+export function removeTeamMember(db: Db, input: { teamId: string; userId: string }): Promise<void> {
+  return endMembership(db, input, { notMember: "Member not found", owner: "The owner cannot be removed; transfer ownership first" });
+}
+
 /** A member leaves; the owner must hand the team to someone first. */
-export async function leaveTeam(db: Db, input: { teamId: string; userId: string }): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const role = await memberRole(trx, input.teamId, input.userId);
-    if (!role) throw new DomainError("not_found", "You are not a member of this team");
-    if (role === "owner") throw new DomainError("permission_denied", "The owner cannot leave; transfer ownership to another member first");
-    await removeMembership(trx, input.teamId, input.userId);
-  });
+export function leaveTeam(db: Db, input: { teamId: string; userId: string }): Promise<void> {
+  return endMembership(db, input, { notMember: "You are not a member of this team", owner: "The owner cannot leave; transfer ownership to another member first" });
 }
 
 /** The owner hands the team to another member, who becomes owner; the old owner stays as an admin. */

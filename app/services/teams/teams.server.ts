@@ -1,5 +1,6 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { isUuid } from "~/services/platform/ids.server";
 import { ROLE_PERMISSIONS, TEAM_PERMISSIONS, type CurrentTeam, type TeamPermission, type TeamRole } from "~/lib/team-roles";
 
 export const TEAM_NAME_MAX = 60;
@@ -84,12 +85,9 @@ export async function resolveCurrentTeam(db: Db, userId: string, chosenTeamId: s
 
 /** Switch the session to another team the person belongs to; a 404 for any other team. */
 export async function chooseSessionTeam(db: Db, input: { sessionId: string; userId: string; teamId: string }): Promise<void> {
-  const member = await db
-    .selectFrom("team_members")
-    .select("team_id")
-    .where("team_id", "=", input.teamId)
-    .where("user_id", "=", input.userId)
-    .executeTakeFirst();
+  const member = isUuid(input.teamId)
+    ? await db.selectFrom("team_members").select("team_id").where("team_id", "=", input.teamId).where("user_id", "=", input.userId).executeTakeFirst()
+    : undefined;
   if (!member) throw new DomainError("not_found", "Team not found");
   await db.updateTable("sessions").set({ team_id: input.teamId }).where("id", "=", input.sessionId).execute();
 }
