@@ -174,7 +174,7 @@ if (!skip.has("search")) {
   }
 }
 
-const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 2_000_000);
+const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 10_000_000);
 if (!skip.has("logs")) {
   if (postgresAnswers) {
     log(`log search on ${LOG_ROWS.toLocaleString("en-GB")} entries over 24 h in PostgreSQL`);
@@ -338,7 +338,7 @@ function render(): string {
     if (typeof search === "string") lines.push(`- search ${search}`);
     else if (search) {
       lines.push(
-        `- search, ${search.rows.toLocaleString("en-GB")} entries over 24 h (loaded in ${search.loadSeconds} s), the portal's query with a 24 h window, text in the message and a metadata filter: p50 ${search.p50} ms — budget < 20 ms: ${verdict(search.p50 < 20)}; p99 ${search.p99} ms — budget < 150 ms: ${verdict(search.p99 < 150)}. The budget names 10 M entries; \`BENCH_LOG_ROWS=10000000\` runs that size (the load alone takes minutes on 2 cores).`,
+        `- search, ${search.rows.toLocaleString("en-GB")} entries over 24 h (loaded in ${search.loadSeconds} s), the portal's query with a 24 h window, text in the message and a metadata filter, 100 queries with different values: p50 ${search.p50} ms — budget < 20 ms: ${verdict(search.p50 < 20)}; p99 ${search.p99} ms — budget < 150 ms: ${verdict(search.p99 < 150)}. Timed after \`VACUUM ANALYZE\`, as autovacuum leaves partitions filled over a day; right after the one-transaction load, when every query also writes hint bits on the pages it reads first: p50 ${search.fresh.p50} ms, p99 ${search.fresh.p99} ms. \`BENCH_LOG_ROWS\` changes the size (default 10 M; the load takes minutes on 2 cores).`,
         "- live tail: the stream polls twice a second, so a new entry shows within 0.5 s plus one query (tests/integration/logs.test.ts checks it arrives within a second or two).",
       );
     }

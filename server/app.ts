@@ -19,6 +19,8 @@ import { action as scriptUpload } from "../app/routes/api/script/upload";
 import { action as scriptUploadBase64 } from "../app/routes/api/script/upload-base64";
 import { action as presignedUpload } from "../app/routes/api/script/upload-presigned";
 import { action as webhookUpload } from "../app/routes/api/script/webhook";
+import { action as logsIngest } from "../app/routes/api/script/logs";
+import { action as lokiPush } from "../app/routes/api/script/loki-push";
 import { createFilePathHandler } from "../app/http/file-path.server";
 import { settleUnreadBody } from "../app/http/unread-body.server";
 import { createAppContext, type AppContext } from "../app/services/app-context.server";
@@ -53,7 +55,7 @@ const UPLOAD_ANSWERS = /^\/api\/(upload|uploads|webhooks|portal\/upload|portal\/
 /** The /f/ CDN path, answered by the file handler before the Express app is involved. */
 const CDN_PATH = /^\/f(\/|\?|$)/;
 /**
- * The script API's upload routes, answered by their route modules without Express and React Router
+ * The script API's upload and log-ingest routes, answered by their route modules without Express and React Router
  * (decision record 077); other methods on these paths (OPTIONS, GET's 405) still go through both.
  */
 const DIRECT_ROUTES: readonly DirectRoute[] = [
@@ -61,6 +63,8 @@ const DIRECT_ROUTES: readonly DirectRoute[] = [
   { methods: ["POST"], path: /^\/api\/upload\/base64\/?$/, action: scriptUploadBase64 },
   { methods: ["POST", "PUT"], path: /^\/api\/upload\/presigned\/(?<token>[^/]+)\/?$/, action: presignedUpload },
   { methods: ["POST"], path: /^\/api\/webhooks\/(?<serverId>[^/]+)\/(?<secret>[^/]+)\/?$/, action: webhookUpload },
+  { methods: ["POST"], path: /^\/(?:api\/logs(?:\/batch)?|api\/v3\/logs|v1\/logs)\/?$/, action: logsIngest },
+  { methods: ["POST"], path: /^\/loki\/api\/v1\/push\/?$/, action: lokiPush },
 ] as readonly DirectRoute[];
 
 export interface CreateStashOptions {
@@ -75,7 +79,7 @@ export interface Stash {
   ctx: AppContext;
   /** Answers one request; the host's HTTP server calls it for every request. */
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Writes what is gathered in memory now: download counters, and the script API's call records. */
+  /** Writes what is gathered in memory now: download counters, the script API's call records and log volume counts. */
   flushUsage(): Promise<void>;
   /** This instance's worker on the shared job queue (background-jobs.server.ts). */
   jobs: JobQueue;
@@ -248,7 +252,7 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
       void runDirectAction(direct, req, res, { ...ctx, cspNonce: "", requestId, clientIp: ip });
     },
     flushUsage: async () => {
-      await Promise.all([downloads.flush(), ctx.apiCalls.flush()]);
+      await Promise.all([downloads.flush(), ctx.apiCalls.flush(), ctx.logVolume.flush()]);
     },
     jobs,
     async close() {

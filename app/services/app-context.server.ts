@@ -8,6 +8,7 @@ import type { Config } from "~/services/platform/env.server";
 import { createLogger, type Logger } from "~/services/platform/logger.server";
 import { createMetrics, type Metrics } from "~/services/platform/metrics.server";
 import { ApiCallLog } from "~/services/api-keys/api-call-log.server";
+import { LogVolume } from "~/services/logs/log-volume.server";
 import { KnownCredentials } from "~/services/api-keys/known-credentials.server";
 import { RateLimits } from "~/services/platform/rate-limits.server";
 import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
@@ -29,6 +30,8 @@ export interface AppContext {
   knownCredentials: KnownCredentials;
   /** Audit rows, call counters and key last-use of script API calls, written once a second. */
   apiCalls: ApiCallLog;
+  /** Log entries counted toward the plan's monthly volume, written once a second. */
+  logVolume: LogVolume;
   startedAt: number;
   version: string;
 }
@@ -69,6 +72,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
   });
   const rateLimits = new RateLimits(config.REDIS_URL);
   const apiCalls = new ApiCallLog(handle.db, logger);
+  const logVolume = new LogVolume(handle.db, logger);
   return {
     config,
     db: handle.db,
@@ -79,10 +83,12 @@ export async function createAppContext(config: Config, options: CreateAppContext
     rateLimits,
     knownCredentials: new KnownCredentials(handle.db),
     apiCalls,
+    logVolume,
     startedAt: Date.now(),
     version,
     async close() {
       await apiCalls.close();
+      await logVolume.close();
       await rateLimits.close();
       await handle.close();
     },

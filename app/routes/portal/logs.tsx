@@ -19,7 +19,7 @@ import { recordPortalAudit } from "~/http/portal-audit.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
-import { logEntriesThisMonth } from "~/services/logs/log-ingest.server";
+import { logEntriesThisMonth } from "~/services/logs/log-volume.server";
 import { deleteSavedLogQuery, listSavedLogQueries, saveLogQuery } from "~/services/logs/log-saved-queries.server";
 import { createLogForward, deleteLogForward, listLogForwards } from "~/services/logs/log-forwards.server";
 import { createLogAlert, deleteLogAlert, listLogAlerts } from "~/services/logs/log-alerts.server";

@@ -45,18 +45,24 @@ export function parseTimestamp(value: unknown, now: Date, index: number | null =
 
 /** NUL cannot be stored in PostgreSQL text or jsonb; senders' stray ones are dropped rather than refused with a 500. */
 const NUL = new RegExp(String.fromCharCode(0), "g");
+/** Half a UTF-16 surrogate pair (JSON allows "\ud800" alone; PostgreSQL refuses it): the replacement character instead. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/** A JSON value with NUL taken out of every string and key. */
-function withoutNul(value: unknown): unknown {
-  if (typeof value === "string") return value.replace(NUL, "");
-  if (Array.isArray(value)) return value.map(withoutNul);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(NUL, ""), withoutNul(v)]));
+function storable(value: string): string {
+  return value.replace(NUL, "").replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** A JSON value with every string and key storable. */
+function storableJson(value: unknown): unknown {
+  if (typeof value === "string") return storable(value);
+  if (Array.isArray(value)) return value.map(storableJson);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storableJson(v)]));
   return value;
 }
 
 function text(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  return (typeof value === "string" ? value : JSON.stringify(value)).replace(NUL, "");
+  return storable(typeof value === "string" ? value : JSON.stringify(value));
 }
 
 /** A metadata object: a JSON object of at most 16 KB (a string holding one is accepted). */
@@ -73,7 +79,8 @@ export function parseMetadata(value: unknown, index: number | null = null): Reco
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) refuse(index, "metadata must be a JSON object");
   const json = JSON.stringify(parsed);
   if (Buffer.byteLength(json) > MAX_METADATA_BYTES) refuse(index, "metadata must be at most 16 KB");
-  return (json.includes("\\u0000") ? withoutNul(parsed) : parsed) as Record<string, unknown>;
+  // JSON.stringify writes NUL and lone surrogates as escapes, and nothing else as "\u0000" or "\udXXX".
+  return (/\\u(0000|d[89a-f])/i.test(json) ? storableJson(parsed) : parsed) as Record<string, unknown>;
 }
 
 /** One entry of Stash's, Fivemanage's or Fivemerr's shape: `level`, `message`, `resource`, `metadata`, `timestamp`, `dataset`. */
@@ -205,13 +212,13 @@ export function discordLogEntry(payload: { content?: unknown; username?: unknown
     ...(first?.image?.url || first?.thumbnail?.url ? { image: String(first.image?.url ?? first.thumbnail?.url) } : {}),
     ...(embeds.length > 1 ? { embeds: embeds.length } : {}),
   };
-  const message = lines.join("\n").replace(NUL, "").slice(0, MAX_MESSAGE_CHARS);
+  const message = storable(lines.join("\n")).slice(0, MAX_MESSAGE_CHARS);
   const metadataSize = Buffer.byteLength(JSON.stringify(metadata));
   return {
     ts: now,
     level: levelOfColour(first?.color),
-    resource: typeof payload.username === "string" && payload.username.trim() ? payload.username.replace(NUL, "").trim().slice(0, MAX_RESOURCE_CHARS) : null,
+    resource: typeof payload.username === "string" && payload.username.trim() ? storable(payload.username).trim().slice(0, MAX_RESOURCE_CHARS) : null,
     message,
-    metadata: metadataSize > MAX_METADATA_BYTES ? { source: "discord_webhook", truncated: true } : (withoutNul(metadata) as Record<string, unknown>),
+    metadata: metadataSize > MAX_METADATA_BYTES ? { source: "discord_webhook", truncated: true } : (storableJson(metadata) as Record<string, unknown>),
   };
 }

@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     requireActiveServer(caller.serverStatus);
     const now = new Date();
     const entries = parseLogBody(await readLogBody(request), now);
-    const result = await ingestLogs(context.db, { serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier }, entries, requestDataset(request) ?? DEFAULT_DATASET, now);
+    const result = await ingestLogs(context.db, context.logVolume, { serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier }, entries, requestDataset(request) ?? DEFAULT_DATASET, now);
     return apiSuccess({ status: "ok", accepted: result.accepted, datasets: result.datasets });
   });
 }

@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     requireActiveServer(caller.serverStatus);
     const now = new Date();
     const entries = parseLokiPush(await readLogBody(request), now);
-    await ingestLogs(context.db, { serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier }, entries, requestDataset(request) ?? DEFAULT_DATASET, now);
+    await ingestLogs(context.db, context.logVolume, { serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier }, entries, requestDataset(request) ?? DEFAULT_DATASET, now);
     return new Response(null, { status: 204 });
   });
 }

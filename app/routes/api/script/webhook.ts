@@ -53,7 +53,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const entry = discordLogEntry(payload, new Date());
     if (entry) {
       if (files.length) entry.metadata = { ...entry.metadata, files: files.map((f) => fileUrl(context.config.cdnBaseUrl, f)) };
-      await ingestLogs(context.db, await logTargetOfServer(context.db, server.id), [entry], DISCORD_DATASET);
+      await ingestLogs(context.db, context.logVolume, await logTargetOfServer(context.db, server.id), [entry], DISCORD_DATASET);
     }
     if (files.length === 0 && new URL(request.url).searchParams.get("wait") !== "true") return new Response(null, { status: 204 });
     return Response.json(discordMessage(context.config.cdnBaseUrl, server.id, server.name, payload, files), { headers: { "Cache-Control": "no-store" } });
