@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
 import { freePort, startTestServer, type TestServer } from "../helpers/server.ts";
@@ -148,6 +149,10 @@ describe.skipIf(!initdb)("database outage", () => {
     expect(before.files).toBe(1);
     const filesRoot = path.join(server.dataDir, "files");
     const keptBefore = listFiles(filesRoot).sort();
+    // Log entries acknowledged just before: their count toward the plan's volume is written a second later.
+    const logKey = (await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "logs", permissions: ["logs:write"] })).secret;
+    const sendLogs = (messages: string[]) =>
+      server.request("/api/logs", { method: "POST", headers: { "x-api-key": logKey, "content-type": "application/json" }, body: JSON.stringify(messages.map((message) => ({ message }))) });
 
     // Idle pooled connections, and one checked out in an open transaction, when the database dies.
     await Promise.all(Array.from({ length: 5 }, () => server.request("/api/health")));
@@ -173,6 +178,7 @@ describe.skipIf(!initdb)("database outage", () => {
     const half = Math.floor(image.length / 2);
     push(new Uint8Array(image.subarray(0, half)));
     await until(() => listFiles(path.join(filesRoot, ".tmp")).length > 0);
+    expect((await sendLogs(["one", "two", "three"])).status).toBe(200);
     await cluster.stop("immediate");
     push(new Uint8Array(image.subarray(half)));
     push(null);
@@ -211,6 +217,11 @@ describe.skipIf(!initdb)("database outage", () => {
     expect(again.status).toBe(503);
     expect((await again.json()).code).toBe("database_unavailable");
     expect(listFiles(filesRoot).sort()).toEqual(keptBefore);
+    const logsRefused = await sendLogs(["lost"]);
+    expect(logsRefused.status).toBe(503);
+    expect((await logsRefused.json()).code).toBe("database_unavailable");
+    // The flush that cannot reach the database keeps the counts for the next one.
+    await server.ctx.logVolume.flush();
 
     await cluster.start();
     await until(async () => (await server.request("/api/health")).status === 200);
@@ -221,6 +232,10 @@ describe.skipIf(!initdb)("database outage", () => {
     expect(after.status).toBe(201);
     const record = (await after.json()) as { url: string };
     expect((await fetch(record.url)).status).toBe(200);
+
+    await server.ctx.logVolume.flush();
+    const counted = await server.ctx.db.selectFrom("usage_daily").select("log_entries").where("server_id", "=", account.serverId).execute();
+    expect(counted.reduce((sum, row) => sum + row.log_entries, 0)).toBe(3);
 
     const end = await expectInvariants();
     expect(end.files).toBe(2);
