@@ -359,6 +359,12 @@ export interface UsageDailyTable {
   log_entries: ColumnType<number, number | undefined, number>;
 }
 
+export interface ApiKeyUsageDailyTable {
+  api_key_id: string;
+  day: ColumnType<string, string, string>;
+  calls: ColumnType<number, number | undefined, number>;
+}
+
 export interface StripeEventsTable {
   id: string;
   type: string;
@@ -417,6 +423,7 @@ export interface Database {
   account_usage: AccountUsageTable;
   audit_logs: AuditLogsTable;
   usage_daily: UsageDailyTable;
+  api_key_usage_daily: ApiKeyUsageDailyTable;
   stripe_events: StripeEventsTable;
   blob_deletions: BlobDeletionsTable;
   storage_reports: StorageReportsTable;

@@ -17,6 +17,7 @@ import { caseMembers } from "./0015-case-members.ts";
 import { logs } from "./0016-logs.ts";
 import { logSavedQueries } from "./0017-log-saved-queries.ts";
 import { logForwardsAlerts } from "./0018-log-forwards-alerts.ts";
+import { apiKeyUsage } from "./0019-api-key-usage.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   "0016-logs": logs,
   "0017-log-saved-queries": logSavedQueries,
   "0018-log-forwards-alerts": logForwardsAlerts,
+  "0019-api-key-usage": apiKeyUsage,
 };

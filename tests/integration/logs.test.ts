@@ -216,6 +216,14 @@ describe("logs", () => {
     expect(await server.ctx.db.selectFrom("log_saved_queries").select("id").where("name", "=", "Exploits").execute()).toEqual([]);
   });
 
+  test("a key that only sends logs shows its calls on the key list", async ({ server }) => {
+    const { owner, secret } = await ownerWithLogKey(server, "Quiet RP", ["logs:write"]);
+    for (const message of ["one", "two", "three"]) expect((await server.request("/api/logs", json({ message }, { "x-api-key": secret }))).status).toBe(200);
+    await server.flushUsage();
+    const page = await (await server.request("/api-keys", { headers: { Cookie: owner.cookie } })).text();
+    expect(page).toMatch(/>Logger<[\s\S]*?data-testid="api-key-calls">3 calls in 30 days</);
+  });
+
   test("a NUL byte or half a surrogate pair a script sends in a message, resource or metadata is not answered with a 500", async ({ server }) => {
     const { secret, serverId } = await ownerWithLogKey(server, "Nul RP");
     const nul = String.fromCharCode(0);

@@ -113,4 +113,34 @@ describe("migrations", () => {
       await database.drop();
     }
   });
+
+  it("keep the calls keys made before per-key counters, counted from their audit rows by day", { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase();
+    const handle = await createDb({ databaseUrl: database.url });
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo("0018-log-forwards-alerts")).error).toBeUndefined();
+      const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('keys@example.com') RETURNING id`.execute(handle.db);
+      const team = user.rows[0].id;
+      await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${team}, 'Keys', ${team})`.execute(handle.db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvkeys00001', ${team}, 'Keys', 's1')`.execute(handle.db);
+      const key = await sql<{ id: string }>`INSERT INTO api_keys (server_id, team_id, name, key_prefix, key_hash) VALUES ('srvkeys00001', ${team}, 'Cam', 'sk_x', 'hash-1') RETURNING id`.execute(handle.db);
+      const keyId = key.rows[0].id;
+      for (const at of ["2026-11-01T10:00:00Z", "2026-11-01T23:59:00Z", "2026-11-02T00:01:00Z"]) {
+        await sql`INSERT INTO audit_logs (team_id, server_id, api_key_id, action, created_at) VALUES (${team}, 'srvkeys00001', ${keyId}, 'file.upload', ${at})`.execute(handle.db);
+      }
+      // A portal action of the same team is no key's call.
+      await sql`INSERT INTO audit_logs (team_id, server_id, action) VALUES (${team}, 'srvkeys00001', 'server.update')`.execute(handle.db);
+
+      expect((await migrateToLatest(handle.db)).applied).toContain("0019-api-key-usage");
+      const rows = await sql<{ day: string; calls: number }>`SELECT to_char(day, 'YYYY-MM-DD') AS day, calls FROM api_key_usage_daily WHERE api_key_id = ${keyId} ORDER BY day`.execute(handle.db);
+      expect(rows.rows).toEqual([
+        { day: "2026-11-01", calls: 2 },
+        { day: "2026-11-02", calls: 1 },
+      ]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { ApiCaller } from "~/services/api-keys/key-auth.server";
 import { bumpUsage, usageDay, type ApiCallRecord } from "~/services/api-keys/key-usage.server";
@@ -14,15 +15,20 @@ interface PendingCall {
   at: Date;
 }
 
-/** One transaction for a batch: the audit rows (of audited calls), one counter upsert per server and day, one touch per key. */
+/** One transaction for a batch: the audit rows (of audited calls), one counter upsert per server and day, the keys' daily calls, one touch per key. */
 async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
   const counters = new Map<string, { serverId: string; at: Date; count: number }>();
+  const keyCounters = new Map<string, { api_key_id: string; day: string; calls: number }>();
   const keys = new Map<string, { lastUsedAt: Date | null; at: Date }>();
   for (const { caller, at } of batch) {
     const day = `${caller.serverId}|${usageDay(at)}`;
     const counted = counters.get(day);
     if (counted) counted.count += 1;
     else counters.set(day, { serverId: caller.serverId, at, count: 1 });
+    const keyDay = `${caller.keyId}|${usageDay(at)}`;
+    const keyCounted = keyCounters.get(keyDay);
+    if (keyCounted) keyCounted.calls += 1;
+    else keyCounters.set(keyDay, { api_key_id: caller.keyId, day: usageDay(at), calls: 1 });
     const key = keys.get(caller.keyId);
     if (!key || key.at < at) keys.set(caller.keyId, { lastUsedAt: caller.lastUsedAt, at });
   }
@@ -43,6 +49,11 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
       )
       .execute();
     for (const { serverId, at, count } of counters.values()) await bumpUsage(trx, serverId, { api_calls: count }, at);
+    await trx
+      .insertInto("api_key_usage_daily")
+      .values([...keyCounters.values()])
+      .onConflict((oc) => oc.columns(["api_key_id", "day"]).doUpdateSet({ calls: sql`api_key_usage_daily.calls + excluded.calls` }))
+      .execute();
     for (const [keyId, { lastUsedAt, at }] of keys) await touchApiKey(trx, keyId, lastUsedAt, at);
   });
 }

@@ -35,15 +35,15 @@ export interface ApiCallRecord {
   detail?: Record<string, unknown>;
 }
 
-/** Each of a user's keys' calls since `since`, counted from the audit rows (keys without calls are absent). */
+/** Each of a team's keys' calls since `since` (whole UTC days), from the per-key daily counters (keys without calls are absent). */
 export async function countCallsByKey(db: Db, teamId: string, since: Date): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom("audit_logs")
-    .select(["api_key_id", (eb) => eb.fn.countAll<string | number>().as("calls")])
-    .where("team_id", "=", teamId)
-    .where("created_at", ">=", since)
-    .where("api_key_id", "is not", null)
-    .groupBy("api_key_id")
+    .selectFrom("api_key_usage_daily as u")
+    .innerJoin("api_keys as k", "k.id", "u.api_key_id")
+    .select(["u.api_key_id", (eb) => eb.fn.sum<string | number>("u.calls").as("calls")])
+    .where("k.team_id", "=", teamId)
+    .where("u.day", ">=", usageDay(since))
+    .groupBy("u.api_key_id")
     .execute();
-  return new Map(rows.map((row) => [row.api_key_id!, Number(row.calls)]));
+  return new Map(rows.map((row) => [row.api_key_id, Number(row.calls)]));
 }
