@@ -1,3 +1,4 @@
+import { takeNodeBody } from "~/http/direct-actions.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { MAX_LOG_BODY_BYTES } from "~/services/logs/log-parsing.server";
 
@@ -7,8 +8,12 @@ export async function readLogBody(request: Request): Promise<unknown> {
   if (Number(request.headers.get("content-length") ?? 0) > MAX_LOG_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+  // Straight from the Node stream when the request came that way (direct-actions), not chunk by chunk
+  // through a web stream; left open when the reading stops early, so the 413 can still be answered.
+  const node = takeNodeBody(request);
+  const body = node ? node.iterator({ destroyOnReturn: false }) : (request.body as unknown as AsyncIterable<Uint8Array> | null);
+  if (body) {
+    for await (const chunk of body) {
       size += chunk.byteLength;
       if (size > MAX_LOG_BODY_BYTES) throw tooLarge();
       chunks.push(chunk);
