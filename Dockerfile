@@ -23,7 +23,9 @@ RUN apt-get update \
  && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin stash
 WORKDIR /app
 # Debian's maintained ffmpeg parses untrusted uploads here, not the npm package's older static build.
+# Two malloc arenas: glibc's one per thread kept freed libvips and upload buffers as RSS (decision 082).
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     PORT=3000 \
     DATA_DIR=/app/data \
     FFMPEG_PATH=/usr/bin/ffmpeg \

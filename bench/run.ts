@@ -82,6 +82,8 @@ await esbuild({ entryPoints: ["bench/stash-server.ts"], bundle: true, platform: 
 const dataDir = path.join(workDir, "stash-data");
 // Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
 const stash = await startChild<StashInfo>(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
+  // As `npm start` and the image run it (decision 082).
+  MALLOC_ARENA_MAX: "2",
   BENCH_DATA_DIR: dataDir,
   BENCH_SHOTS: shotPaths.join(","),
   BENCH_DATABASE_URL: appDatabaseUrl,
