@@ -97,8 +97,8 @@ async function referenceIngest(databaseUrl: string, datasetId: string, batch: nu
 }
 
 /**
- * Ingest: Stash (auth, parsing, validation, dataset lookup, volume check, insert and counter in one
- * transaction) against a bare pg loop inserting the same rows into a copy of the same table, rounds
+ * Ingest: Stash (key lookup, parsing, validation, dataset lookup, volume check, one insert; the counts
+ * are written once a second) against a bare pg loop inserting the same rows into a copy of the same table, rounds
  * alternating, medians reported.
  */
 export async function benchLogIngest(stashPort: number, logKeys: string[], seconds: number, rounds: number): Promise<LogIngestResult> {
