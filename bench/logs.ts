@@ -15,6 +15,12 @@ export interface LogIngestResult {
   ratio: number;
 }
 
+export interface LogTailResult {
+  samples: number;
+  p50: number;
+  max: number;
+}
+
 export interface LogSearchResult {
   rows: number;
   loadSeconds: number;
@@ -190,5 +196,57 @@ export async function benchLogSearch(rows: number, samples: number): Promise<Log
     await handle.close();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
     await admin.end();
+  }
+}
+
+/**
+ * Live tail: the Logs page's event stream held open while entries are posted at random moments, each
+ * timed from the ingest's 200 to its `entry` event (what a person watching the page waits).
+ */
+export async function benchLogTail(port: number, cookie: string, logKey: string, samples: number): Promise<LogTailResult> {
+  const seen = new Map<string, number>();
+  const waiting = new Map<string, () => void>();
+  const stream = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    http.get({ host: "127.0.0.1", port, path: "/logs/tail?dataset=tail", headers: { cookie, accept: "text/event-stream" } }, resolve).on("error", reject);
+  });
+  if (stream.statusCode !== 200) throw new Error(`live tail answered ${stream.statusCode}`);
+  let buffered = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => {
+    buffered += chunk;
+    let end: number;
+    while ((end = buffered.indexOf("\n\n")) !== -1) {
+      const event = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = /^data: (.*)$/m.exec(event)?.[1];
+      if (!data) continue;
+      const message = (JSON.parse(data) as { message: string }).message;
+      seen.set(message, performance.now());
+      waiting.get(message)?.();
+    }
+  });
+  try {
+    const delays: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 500));
+      const message = `tail probe ${i} ${Date.now()}`;
+      const arrived = new Promise<void>((resolve) => waiting.set(message, resolve));
+      const body = JSON.stringify({ message, dataset: "tail" });
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port, path: "/api/logs", method: "POST", headers: { "content-type": "application/json", "x-api-key": logKey, "content-length": Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+      const acknowledged = performance.now();
+      if (status !== 200) throw new Error(`log ingest answered ${status}`);
+      await Promise.race([arrived, new Promise((_, reject) => setTimeout(() => reject(new Error("a tailed entry did not arrive within 10 s")), 10_000))]);
+      delays.push(seen.get(message)! - acknowledged);
+    }
+    return { samples, p50: round(percentile(delays, 50), 0), max: round(Math.max(...delays), 0) };
+  } finally {
+    stream.destroy();
   }
 }

@@ -10,6 +10,7 @@ import { loadConfig } from "../app/services/platform/env.server.ts";
 import { DEFAULT_FILE_TYPES } from "../app/lib/file-types.ts";
 import { createServer } from "../app/services/servers/servers.server.ts";
 import { createUser } from "../app/services/accounts/users.server.ts";
+import { createSession, sessionCookieName } from "../app/services/accounts/sessions.server.ts";
 import { startServer, type StartedServer } from "../server.ts";
 
 const dataDir = process.env.BENCH_DATA_DIR!;
@@ -64,10 +65,12 @@ for (let i = 0; i < 40; i++) {
   uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench", permissions: ["upload"] })).secret);
   logKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench logs", permissions: ["logs:write"] })).secret);
 }
+// The owner's session, for the live tail of the Logs page.
+const ownerCookie = `${sessionCookieName(server.ctx.config)}=${(await createSession(server.ctx.db, { userId: user.id, ip: "127.0.0.1", userAgent: "stash-bench" })).token}`;
 const shots: string[] = [];
 for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
   shots.push((await seed(server, user.id, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
 }
 process.stdout.write(
-  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
+  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, ownerCookie, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
 );
