@@ -1,7 +1,7 @@
 import http from "node:http";
 import { sql } from "kysely";
 import pg from "pg";
-import { createDb } from "../db/index.ts";
+import { createDb, type Db } from "../db/index.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { ensureLogPartitions } from "../app/services/logs/log-partitions.server.ts";
 import { logFiltersOf, searchLogs } from "../app/services/logs/log-search.server.ts";
@@ -102,52 +102,8 @@ async function referenceIngest(databaseUrl: string, datasetId: string, batch: nu
   return stored / ((performance.now() - started) / 1000);
 }
 
-/**
- * Ingest: Stash (key lookup, parsing, validation, dataset lookup, volume check, one insert; the counts
- * are written once a second) against a bare pg loop inserting the same rows into a copy of the same table, rounds
- * alternating, medians reported.
- */
-export async function benchLogIngest(stashPort: number, logKeys: string[], seconds: number, rounds: number): Promise<LogIngestResult> {
-  const dbName = "stash_bench_log_ref";
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  const url = Object.assign(new URL(ADMIN_URL), { pathname: `/${dbName}` }).toString();
-  const handle = await createDb({ databaseUrl: url, poolMax: 2 });
-  try {
-    await migrateToLatest(handle.db);
-    const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('bench@example.com') RETURNING id`.execute(handle.db);
-    const owner = user.rows[0]!.id;
-    await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${owner}, 'Bench', ${owner})`.execute(handle.db);
-    await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('benchlogs001', ${owner}, 'Bench', 'x')`.execute(handle.db);
-    const dataset = await sql<{ id: string }>`INSERT INTO log_datasets (server_id, name, retention_days) VALUES ('benchlogs001', 'default', 30) RETURNING id`.execute(handle.db);
-    const now = new Date();
-    await ensureLogPartitions(handle.db, now, new Date(now.getTime() + 86_400_000));
-    const batch = 100;
-    const clients = 8;
-    const stash: number[] = [];
-    const reference: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      reference.push(await referenceIngest(url, dataset.rows[0]!.id, batch, clients, seconds));
-      stash.push(await stashIngest(stashPort, logKeys, batch, clients, seconds));
-    }
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    return { batch, clients, stash: Math.round(med(stash)), reference: Math.round(med(reference)), ratio: round(med(stash) / med(reference), 2) };
-  } finally {
-    await handle.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await admin.end();
-  }
-}
-
-/**
- * Search: `rows` entries spread over the last 24 hours (day partitions, indexes in place as ingest
- * leaves them), then the portal's query — a 24 h window, text in the message and a metadata filter —
- * timed one after another with different values.
- */
-export async function benchLogSearch(rows: number, samples: number): Promise<LogSearchResult> {
-  const dbName = "stash_bench_log_search";
+/** A fresh database at the latest schema with one team, server and dataset, dropped once `run` is done. */
+async function withLogDatabase<T>(dbName: string, datasetName: string, run: (setup: { db: Db; url: string; owner: string; datasetId: string }) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
@@ -161,13 +117,50 @@ export async function benchLogSearch(rows: number, samples: number): Promise<Log
     const owner = user.rows[0]!.id;
     await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${owner}, 'Bench', ${owner})`.execute(db);
     await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('benchlogs001', ${owner}, 'Bench', 'x')`.execute(db);
-    const dataset = await sql<{ id: string }>`INSERT INTO log_datasets (server_id, name, retention_days) VALUES ('benchlogs001', 'economy', 30) RETURNING id`.execute(db);
+    const dataset = await sql<{ id: string }>`INSERT INTO log_datasets (server_id, name, retention_days) VALUES ('benchlogs001', ${datasetName}, 30) RETURNING id`.execute(db);
+    return await run({ db, url, owner, datasetId: dataset.rows[0]!.id });
+  } finally {
+    await handle.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+    await admin.end();
+  }
+}
+
+/**
+ * Ingest: Stash (key lookup, parsing, validation, dataset lookup, volume check, one insert; the counts
+ * are written once a second) against a bare pg loop inserting the same rows into a copy of the same
+ * table, rounds alternating, medians reported.
+ */
+export async function benchLogIngest(stashPort: number, logKeys: string[], seconds: number, rounds: number): Promise<LogIngestResult> {
+  return withLogDatabase("stash_bench_log_ref", "default", async ({ db, url, datasetId }) => {
+    const now = new Date();
+    await ensureLogPartitions(db, now, new Date(now.getTime() + 86_400_000));
+    const batch = 100;
+    const clients = 8;
+    const stash: number[] = [];
+    const reference: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      reference.push(await referenceIngest(url, datasetId, batch, clients, seconds));
+      stash.push(await stashIngest(stashPort, logKeys, batch, clients, seconds));
+    }
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    return { batch, clients, stash: Math.round(med(stash)), reference: Math.round(med(reference)), ratio: round(med(stash) / med(reference), 2) };
+  });
+}
+
+/**
+ * Search: `rows` entries spread over the last 24 hours (day partitions, indexes in place as ingest
+ * leaves them), then the portal's query — a 24 h window, text in the message and a metadata filter —
+ * timed one after another with different values.
+ */
+export async function benchLogSearch(rows: number, samples: number): Promise<LogSearchResult> {
+  return withLogDatabase("stash_bench_log_search", "economy", async ({ db, owner, datasetId }) => {
     const now = new Date();
     await ensureLogPartitions(db, new Date(now.getTime() - 86_400_000), now);
     const started = performance.now();
     await sql`
       INSERT INTO log_entries (ts, dataset_id, level, resource, message, metadata)
-      SELECT now() - (g * interval '86399 seconds' / ${rows}), ${dataset.rows[0]!.id}::uuid,
+      SELECT now() - (g * interval '86399 seconds' / ${rows}), ${datasetId}::uuid,
              (ARRAY['info','info','info','warn','error'])[1 + g % 5],
              (ARRAY['qb-banking','ox_inventory','txAdmin','qb-phone','esx_policejob'])[1 + g % 5],
              'Player ' || (g % 977) || ' paid $' || (g % 5000) || ' to account ' || (g % 131) || CASE WHEN g % 1000 = 7 THEN ' during a robbery' ELSE '' END,
@@ -192,11 +185,7 @@ export async function benchLogSearch(rows: number, samples: number): Promise<Log
     await sql`VACUUM ANALYZE log_entries`.execute(db);
     const settled = await timeQueries(500);
     return { rows, loadSeconds, fresh, ...settled };
-  } finally {
-    await handle.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await admin.end();
-  }
+  });
 }
 
 /**

@@ -120,6 +120,9 @@ describe("logs", () => {
     expect((await server.request("/api/logs", json({ message: "the last one" }, { "x-api-key": secret }))).status).toBe(200);
     const over = await server.request("/api/logs", json([{ message: "a" }, { message: "b" }], { "x-api-key": secret }));
     expect(over.status).toBe(429);
+    // Refused past the volume, a request naming a new dataset does not make it either.
+    expect((await server.request("/api/logs", json({ message: "c" }, { "x-api-key": secret, "X-Fivemanage-Dataset": "overflow" }))).status).toBe(429);
+    expect(await server.ctx.db.selectFrom("log_datasets").select("id").where("server_id", "=", serverId).where("name", "=", "overflow").execute()).toEqual([]);
     await server.flushUsage();
     const counted = await server.ctx.db.selectFrom("usage_daily").select(sql<number>`sum(log_entries)::int`.as("n")).where("server_id", "=", serverId).executeTakeFirstOrThrow();
     expect(counted.n).toBe(100_000);

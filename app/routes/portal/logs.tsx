@@ -117,8 +117,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionOk({ type: "success", title: intent === "delete-forward" ? "Forward removed" : "Alert removed" });
     }
     const quota = await getAccountQuota(context.db, team.id);
-    await setDatasetRetention(context.db, { datasetId: String(form.get("datasetId") ?? ""), teamId: team.id, days: Number(form.get("days")), tier: quota.tier });
-    await audit(`dataset retention ${Number(form.get("days"))} days`);
+    const days = Number(form.get("days"));
+    await setDatasetRetention(context.db, { datasetId, teamId: team.id, days, tier: quota.tier });
+    await audit(`dataset retention ${days} days`);
     return actionOk({ type: "success", title: "Retention updated" });
   } catch (error) {
     if (!isDomainError(error, "invalid_request", "not_found")) throw error;

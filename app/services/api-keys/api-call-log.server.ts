@@ -21,14 +21,13 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
   const keyCounters = new Map<string, { api_key_id: string; day: string; calls: number }>();
   const keys = new Map<string, { lastUsedAt: Date | null; at: Date }>();
   for (const { caller, at } of batch) {
-    const day = `${caller.serverId}|${usageDay(at)}`;
-    const counted = counters.get(day);
+    const day = usageDay(at);
+    const counted = counters.get(`${caller.serverId}|${day}`);
     if (counted) counted.count += 1;
-    else counters.set(day, { serverId: caller.serverId, at, count: 1 });
-    const keyDay = `${caller.keyId}|${usageDay(at)}`;
-    const keyCounted = keyCounters.get(keyDay);
+    else counters.set(`${caller.serverId}|${day}`, { serverId: caller.serverId, at, count: 1 });
+    const keyCounted = keyCounters.get(`${caller.keyId}|${day}`);
     if (keyCounted) keyCounted.calls += 1;
-    else keyCounters.set(keyDay, { api_key_id: caller.keyId, day: usageDay(at), calls: 1 });
+    else keyCounters.set(`${caller.keyId}|${day}`, { api_key_id: caller.keyId, day, calls: 1 });
     const key = keys.get(caller.keyId);
     if (!key || key.at < at) keys.set(caller.keyId, { lastUsedAt: caller.lastUsedAt, at });
   }

@@ -2,10 +2,6 @@ import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 
-/**
- * Restricts a case to some members of its team (or, with none, opens it to the whole team). Every
- * id must be a member of the team; anyone else is refused and nothing changes.
- */
 /** The distinct ids, each a member of the team, or a 400 (checked before anything is written). */
 export async function teamMemberIds(db: Db, teamId: string, userIds: string[]): Promise<string[]> {
   const wanted = [...new Set(userIds.filter(Boolean))];
@@ -15,6 +11,10 @@ export async function teamMemberIds(db: Db, teamId: string, userIds: string[]): 
   return wanted;
 }
 
+/**
+ * Restricts a case to some members of its team (or, with none, opens it to the whole team). Every
+ * id must be a member of the team; anyone else is refused and nothing changes.
+ */
 export async function setCaseMembers(db: Db, input: { caseId: string; teamId: string; userIds: string[] }): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const wanted = await teamMemberIds(trx, input.teamId, input.userIds);

@@ -44,24 +44,24 @@ async function insertEntries(db: Db, rows: Array<{ entry: LogInput; datasetId: s
 
 /**
  * Stores a request's entries under their datasets (`dataset` of the entry, else the request's): the
- * day partitions they need, the plan's monthly volume (429 past it, nothing stored), then one insert
- * — with the forwards' outbox rows in the same transaction when a dataset has forwards — so an
- * acknowledged entry is stored and on its way to Discord, and a refused request leaves nothing. The
+ * plan's monthly volume first (429 past it, and nothing made or stored, not even a new dataset), the
+ * day partitions they need, then one insert — with the forwards' outbox rows in the same transaction
+ * when a dataset has forwards — so an acknowledged entry is stored and on its way to Discord. The
  * count toward the volume is written within a second (LogVolume). Two round trips for a request
  * whose key is known: the key's lookup and the insert.
  */
 export async function ingestLogs(db: Db, volume: LogVolume, target: LogTarget, entries: LogInput[], requestDataset: string, now: Date = new Date()): Promise<{ accepted: number; datasets: string[] }> {
   const names = new Map<string, string>();
   for (const entry of entries) names.set(entry.dataset ?? requestDataset, parseDatasetName(entry.dataset ?? requestDataset));
-  const datasetIds = new Map<string, string>();
-  for (const name of new Set(names.values())) datasetIds.set(name, await datasetIdFor(db, target.serverId, name, target.tier));
-  const times = entries.map((e) => e.ts.getTime());
-  await ensureLogPartitions(db, new Date(Math.min(...times)), new Date(Math.max(...times)));
-  const datasetOf = (entry: LogInput) => names.get(entry.dataset ?? requestDataset)!;
-  const rows = entries.map((entry) => ({ entry, datasetId: datasetIds.get(datasetOf(entry))!, dataset: datasetOf(entry) }));
-  const forwards = await forwardsOfDatasets(db, [...datasetIds.values()]);
   await volume.reserve(target, entries.length, now);
   try {
+    const datasetIds = new Map<string, string>();
+    for (const name of new Set(names.values())) datasetIds.set(name, await datasetIdFor(db, target.serverId, name, target.tier));
+    const times = entries.map((e) => e.ts.getTime());
+    await ensureLogPartitions(db, new Date(Math.min(...times)), new Date(Math.max(...times)));
+    const datasetOf = (entry: LogInput) => names.get(entry.dataset ?? requestDataset)!;
+    const rows = entries.map((entry) => ({ entry, datasetId: datasetIds.get(datasetOf(entry))!, dataset: datasetOf(entry) }));
+    const forwards = await forwardsOfDatasets(db, [...datasetIds.values()]);
     if (forwards.length) {
       await db.transaction().execute(async (trx) => {
         await insertEntries(trx, rows);
@@ -70,10 +70,10 @@ export async function ingestLogs(db: Db, volume: LogVolume, target: LogTarget, e
     } else {
       await insertEntries(db, rows);
     }
+    volume.commit(target, entries.length, now);
+    return { accepted: entries.length, datasets: [...datasetIds.keys()] };
   } catch (error) {
-    volume.release(target, entries.length);
+    volume.release(target.teamId, entries.length);
     throw error;
   }
-  volume.commit(target, entries.length, now);
-  return { accepted: entries.length, datasets: [...datasetIds.keys()] };
 }

@@ -16,7 +16,8 @@ const FLUSH_INTERVAL_MS = 1_000;
 interface PendingCount {
   serverId: string;
   teamId: string;
-  day: string;
+  /** A moment of the UTC day the entries count toward. */
+  at: Date;
   count: number;
 }
 
@@ -77,7 +78,7 @@ export class LogVolume extends PeriodicFlush {
 
   /**
    * Takes `count` entries out of the team's month, or throws the 429 when they do not fit (nothing
-   * taken). Call `release` if they are then not stored, `commit` once they are.
+   * taken). Call `commit` once they are stored, `release` if they are not.
    */
   async reserve(target: LogTarget, count: number, now: Date = new Date()): Promise<void> {
     const stored = await this.storedThisMonth(target.teamId, now);
@@ -86,23 +87,19 @@ export class LogVolume extends PeriodicFlush {
     this.unwritten.set(target.teamId, (this.unwritten.get(target.teamId) ?? 0) + count);
   }
 
-  release(target: LogTarget, count: number): void {
-    this.forget(target.teamId, count);
-  }
-
-  /** Counts stored entries toward today's figure of their server, written with the next flush. */
-  commit(target: Pick<LogTarget, "serverId" | "teamId">, count: number, now: Date = new Date()): void {
-    const day = usageDay(now);
-    const key = `${target.serverId}|${day}`;
-    const entry = this.pending.get(key);
-    if (entry) entry.count += count;
-    else this.pending.set(key, { serverId: target.serverId, teamId: target.teamId, day, count });
-  }
-
-  private forget(teamId: string, count: number): void {
+  /** Gives back entries reserved here: refused after the reservation, or now in the daily counters. */
+  release(teamId: string, count: number): void {
     const left = (this.unwritten.get(teamId) ?? 0) - count;
     if (left > 0) this.unwritten.set(teamId, left);
     else this.unwritten.delete(teamId);
+  }
+
+  /** Counts stored entries toward today's figure of their server, written with the next flush. */
+  commit(target: Pick<LogTarget, "serverId" | "teamId">, count: number, at: Date = new Date()): void {
+    const key = `${target.serverId}|${usageDay(at)}`;
+    const entry = this.pending.get(key);
+    if (entry) entry.count += count;
+    else this.pending.set(key, { serverId: target.serverId, teamId: target.teamId, at, count });
   }
 
   protected async write(): Promise<void> {
@@ -112,12 +109,12 @@ export class LogVolume extends PeriodicFlush {
     const written: PendingCount[] = [];
     for (const one of batch) {
       try {
-        await bumpUsage(this.db, one.serverId, { log_entries: one.count }, new Date(`${one.day}T12:00:00Z`));
+        await bumpUsage(this.db, one.serverId, { log_entries: one.count }, one.at);
         written.push(one);
       } catch (error) {
         if (isDatabaseUnavailable(error)) {
           // Kept for the next flush: the entries are stored, so their count must be too.
-          this.commit(one, one.count, new Date(`${one.day}T12:00:00Z`));
+          this.commit(one, one.count, one.at);
         } else {
           // The server was deleted since: its counters went with it.
           this.logger.warn({ err: error, serverId: one.serverId }, "could not count log entries");
@@ -126,6 +123,6 @@ export class LogVolume extends PeriodicFlush {
       }
     }
     this.generation += 1;
-    for (const one of written) this.forget(one.teamId, one.count);
+    for (const one of written) this.release(one.teamId, one.count);
   }
 }
