@@ -6,7 +6,10 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   assertValidKey,
+  assertWithinLimit,
   MeasuringStream,
+  sha256OfBytes,
+  type BlobBody,
   type BlobInfo,
   type BlobStore,
   type BlobStream,
@@ -27,6 +30,38 @@ export const READ_CHUNK_BYTES = 256 * 1024;
 const openForRead = (file: string) =>
   new Promise<number>((resolve, reject) => fs.open(file, "r", (error, fd) => (error ? reject(error) : resolve(fd))));
 const fstat = (fd: number) => new Promise<fs.Stats>((resolve, reject) => fs.fstat(fd, (error, stat) => (error ? reject(error) : resolve(stat))));
+
+/** File mode of stored blobs: the server's user reads and writes, its group reads. */
+const BLOB_MODE = 0o640;
+
+/** Bytes in memory: one write and its fsync (`flush`), hashed meanwhile on the thread pool. */
+async function writeBytes(temp: string, data: Buffer, maxBytes?: number): Promise<PutResult> {
+  assertWithinLimit(data, maxBytes);
+  const [sha256] = await Promise.all([sha256OfBytes(data), fsp.writeFile(temp, data, { flag: "wx", mode: BLOB_MODE, flush: true })]);
+  return { size: data.length, sha256 };
+}
+
+/** A stream, counted, hashed and size-checked as it passes, fsynced before its descriptor closes (`flush`). */
+async function writeStream(temp: string, body: Readable | AsyncIterable<Uint8Array>, maxBytes?: number): Promise<PutResult> {
+  const measure = new MeasuringStream(maxBytes);
+  const source = body instanceof Readable ? body : Readable.from(body);
+  await pipeline(source, measure, fs.createWriteStream(temp, { flags: "wx", mode: BLOB_MODE, flush: true }));
+  return measure.result();
+}
+
+/**
+ * Renames a finished temp file to its key. The key's directory nearly always exists (a server's
+ * category folder), so it is made only when the rename says it is missing: one call per upload, not two.
+ */
+async function moveIntoPlace(temp: string, target: string): Promise<void> {
+  try {
+    await fsp.rename(temp, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    await fsp.rename(temp, target);
+  }
+}
 
 /** Blobs as files under one root: temp file, fsync, then rename, so readers never see a partial file. */
 export class DiskBlobStore implements BlobStore {
@@ -50,23 +85,13 @@ export class DiskBlobStore implements BlobStore {
     return full;
   }
 
-  async put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions = {}): Promise<PutResult> {
+  async put(key: string, body: BlobBody, options: PutOptions = {}): Promise<PutResult> {
     const target = this.localPath(key);
     const temp = path.join(this.tempRoot, `${Date.now()}-${randomBytes(8).toString("hex")}`);
-    const measure = new MeasuringStream(options.maxBytes);
     try {
-      const source = body instanceof Readable ? body : Readable.from(body);
-      await pipeline(source, measure, fs.createWriteStream(temp, { flags: "wx", mode: 0o640 }));
-      // fsync through a second descriptor: it flushes the file's pages, whichever fd wrote them.
-      const handle = await fsp.open(temp, "r+");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await fsp.mkdir(path.dirname(target), { recursive: true });
-      await fsp.rename(temp, target);
-      return measure.result();
+      const result = Buffer.isBuffer(body) ? await writeBytes(temp, body, options.maxBytes) : await writeStream(temp, body, options.maxBytes);
+      await moveIntoPlace(temp, target);
+      return result;
     } catch (error) {
       await fsp.rm(temp, { force: true });
       throw error;

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -9,6 +10,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
+import { BUFFERED_UPLOAD_BYTES } from "../../app/services/uploads/store-upload.server.ts";
 
 const test = stashTest({ MAX_UPLOAD_MB: "2" });
 
@@ -198,6 +200,21 @@ async function serialise(body: FormData) {
   const serialised = new Response(body);
   return { bytes: new Uint8Array(await serialised.arrayBuffer()), contentType: serialised.headers.get("content-type")! };
 }
+
+describe("stored bytes", () => {
+  it("keeps a file read whole in memory and one streamed past that limit byte for byte, with their SHA-256", async () => {
+    // One below the in-memory limit (one write), one above it (streamed while it arrives).
+    const files = [BUFFERED_UPLOAD_BYTES - 4096, BUFFERED_UPLOAD_BYTES + 300_000].map((size) => Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(size - 9)]));
+    const { res, body } = await upload(form(files.map((data, i) => ({ field: `files[${i}]`, data, filename: `report${i}.pdf`, type: "application/pdf" }))));
+    expect(res.status).toBe(201);
+    for (const [i, file] of (body.files as { sha256: string; file_size: number; url: string }[]).entries()) {
+      expect(file.file_size).toBe(files[i]!.length);
+      expect(file.sha256).toBe(createHash("sha256").update(files[i]!).digest("hex"));
+      const served = await server.request(new URL(file.url).pathname);
+      expect(Buffer.from(await served.arrayBuffer()).equals(files[i]!)).toBe(true);
+    }
+  });
+});
 
 describe("size limits", () => {
   it("applies the limit to each file: several files each under it are stored together", async () => {

@@ -77,6 +77,27 @@ describe.each(adapters)("BlobStore contract: %s", (_name, make) => {
     expect(Buffer.concat(chunks).equals(body)).toBe(true);
   });
 
+  it("stores bytes held in memory, small and large, and reports their size and sha256", async () => {
+    // 1 KB is hashed on the event loop, 300 KB on the thread pool.
+    for (const body of [randomBytes(1000), randomBytes(300_000)]) {
+      const key = `${ns()}/new-dir/held.bin`;
+      const result = await store.put(key, body, { contentType: "application/octet-stream" });
+      expect(result).toEqual({ size: body.length, sha256: createHash("sha256").update(body).digest("hex") });
+      const got = await store.get(key);
+      const chunks: Buffer[] = [];
+      for await (const chunk of got!.stream) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(body)).toBe(true);
+    }
+  });
+
+  it("refuses bytes in memory past maxBytes with BlobTooLargeError and stores nothing", async () => {
+    const prefix = ns();
+    const error = await store.put(`${prefix}/big.bin`, randomBytes(12_000), { maxBytes: 10_000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(BlobTooLargeError);
+    expect(error.receivedBytes).toBe(12_000);
+    expect(await collect(store, `${prefix}/`)).toEqual([]);
+  });
+
   it("reads an inclusive byte range", async () => {
     const key = `${ns()}/range.txt`;
     await store.put(key, Readable.from([Buffer.from("0123456789")]));
@@ -154,6 +175,18 @@ describe("DiskBlobStore specifics", () => {
     expect(await collect(store)).toEqual([]);
     expect(await store.sweepIncomplete(60_000)).toBe(1);
     expect(fs.existsSync(leftover)).toBe(false);
+  });
+
+  it("makes a key's folder when it is missing, also after the folder was removed, and leaves no temp file", async () => {
+    const root = path.join(diskRoot, "folders");
+    const store = new DiskBlobStore(root);
+    await store.put("srv/photos/1.bin", Buffer.from("one"));
+    fs.rmSync(path.join(root, "srv"), { recursive: true });
+    await store.put("srv/photos/2.bin", Buffer.from("two"));
+    await store.put("srv/photos/3.bin", Readable.from([Buffer.from("three")]));
+    expect(await collect(store)).toEqual(["srv/photos/2.bin", "srv/photos/3.bin"]);
+    expect(fs.statSync(path.join(root, "srv/photos/2.bin")).mode & 0o777).toBe(0o640);
+    expect(fs.readdirSync(path.join(root, ".tmp"))).toEqual([]);
   });
 
   it("keeps a file's bytes inside its root", () => {

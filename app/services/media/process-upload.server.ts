@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
 import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
@@ -41,6 +40,9 @@ export interface StoredUpload {
   sha256: string;
 }
 
+/** The bytes just stored, when the upload was small enough to be read whole: processing reads them instead of the store. */
+export type StoredBytes = Buffer | null;
+
 export interface PendingVariant {
   variant: string;
   storage_key: string;
@@ -77,33 +79,29 @@ function withExtension(name: string, extension: string): string {
   return name.replace(/(\.[A-Za-z0-9]{1,8})?$/, `.${extension}`);
 }
 
-async function putBytes(blobs: BlobStore, key: string, data: Buffer, contentType: string) {
-  return blobs.put(key, Readable.from([data]), { contentType });
-}
-
 /**
  * Runs between "bytes stored" and "row written" of an upload: refuses bombs and corrupt images
  * (a DomainError with a media code), applies the server's strip/convert settings to the
  * original, and stores the thumbnail (images) or poster and thumbnail (videos). On such a refusal
  * everything this function wrote is removed again; the caller removes the original upload.
  */
-export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
+export async function processUploadedMedia(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings, bytes: StoredBytes = null): Promise<ProcessedUpload> {
   const mime = upload.mimeType.toLowerCase();
-  if (isRasterImage(mime)) return processImage(deps, upload, settings);
+  if (isRasterImage(mime)) return processImage(deps, upload, settings, bytes);
   if (mime.startsWith("video/") || mime.startsWith("audio/")) return processAudioVideo(deps, upload, settings);
-  if (mime === "application/pdf" && settings.stripMetadata) return processPdf(deps, upload, settings);
+  if (mime === "application/pdf" && settings.stripMetadata) return processPdf(deps, upload, settings, bytes);
   return { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
 }
 
 /** A PDF rewritten without its author, producer and XMP fields; one that cannot be is kept, with a warning. */
-async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
+async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings, bytes: StoredBytes): Promise<ProcessedUpload> {
   const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
   // The tail first: a file that cannot be rewritten is never read whole. Rewrites hold the whole
   // document in memory (pdf-lib), so they share the media slots: 20 large PDFs at once are not 20 copies.
-  const tail = await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES);
+  const tail = bytes ?? (await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES));
   const rewrite = hasCrossReference(tail)
     ? await withImageSlot(async () => {
-        const source = await readSource(deps.blobs, upload.storageKey);
+        const source = bytes ?? (await readSource(deps.blobs, upload.storageKey));
         return stripPdfMetadata(typeof source === "string" ? await fsp.readFile(source) : source);
       })
     : ({ data: null, stripped: [], reason: "the PDF could not be read" } as const);
@@ -113,15 +111,15 @@ async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: Media
     return { ...kept, metadataWarning: `Its author and producer fields could not be removed (${rewrite.reason}); it is served as a download only.` };
   }
   if (settings.maxBytes !== undefined && rewrite.data.length > settings.maxBytes) return kept;
-  const put = await putBytes(deps.blobs, upload.storageKey, rewrite.data, upload.mimeType);
+  const put = await deps.blobs.put(upload.storageKey, rewrite.data, { contentType: upload.mimeType });
   return { ...kept, size: put.size, sha256: put.sha256, metadataStripped: rewrite.stripped };
 }
 
-async function processImage(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings): Promise<ProcessedUpload> {
+async function processImage(deps: MediaDeps, upload: StoredUpload, settings: MediaSettings, bytes: StoredBytes): Promise<ProcessedUpload> {
   const limits = imageLimits(deps.config);
   const written: string[] = [];
   try {
-    const source = await readSource(deps.blobs, upload.storageKey);
+    const source = bytes ?? (await readSource(deps.blobs, upload.storageKey));
     const info = await inspectImage(source, limits);
     let replacement: EncodedImage | null = null;
     if (settings.convertToWebp && CONVERTIBLE.has(upload.mimeType) && info.frames === 1) {
@@ -140,7 +138,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
       const extension = replacement.mimeType.split("/")[1];
       const sameType = replacement.mimeType === upload.mimeType;
       const storageKey = sameType ? upload.storageKey : withExtension(upload.storageKey, extension);
-      const put = await putBytes(deps.blobs, storageKey, replacement.data, replacement.mimeType);
+      const put = await deps.blobs.put(storageKey, replacement.data, { contentType: replacement.mimeType });
       if (!sameType) written.push(storageKey);
       stored = {
         storageKey,
@@ -164,7 +162,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
 
 async function storeDerivative(blobs: BlobStore, fileKey: string, variant: string, image: EncodedImage): Promise<PendingVariant> {
   const storageKey = variantStorageKey(fileKey, variant);
-  const put = await putBytes(blobs, storageKey, image.data, image.mimeType);
+  const put = await blobs.put(storageKey, image.data, { contentType: image.mimeType });
   return { variant, storage_key: storageKey, mime_type: image.mimeType, size_bytes: put.size, width: image.width, height: image.height };
 }
 

@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { sql } from "kysely";
 import { LRUCache } from "lru-cache";
@@ -256,7 +255,7 @@ export async function storeVariant(
   encoded: { data: Buffer; mimeType: string; width: number; height: number },
 ): Promise<StoredVariant> {
   const storageKey = variantStorageKey(file.storage_key, name);
-  const put = await deps.blobs.put(storageKey, Readable.from([encoded.data]), { contentType: encoded.mimeType });
+  const put = await deps.blobs.put(storageKey, encoded.data, { contentType: encoded.mimeType });
   const row: StoredVariant = {
     variant: name,
     storage_key: storageKey,
@@ -289,7 +288,7 @@ async function storeOnDemandVariant(
   perFile: number,
 ): Promise<StoredVariant> {
   const storageKey = variantStorageKey(file.storage_key, name);
-  const put = await deps.blobs.put(storageKey, Readable.from([encoded.data]), { contentType: encoded.mimeType });
+  const put = await deps.blobs.put(storageKey, encoded.data, { contentType: encoded.mimeType });
   const row: StoredVariant = { variant: name, storage_key: storageKey, mime_type: encoded.mimeType, size_bytes: put.size, width: encoded.width, height: encoded.height, created_at: new Date() };
   const evicted = await deps.db.transaction().execute(async (trx) => {
     // One writer per file at a time: without the lock, two concurrent inserts each miss the other's row and keep perFile + 1.

@@ -1,7 +1,6 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
@@ -123,7 +122,7 @@ export async function makeVideoPreview(deps: VideoCopyDeps, file: { id: string; 
   const preview = await withLocalFile(deps.blobs, file.storage_key, (input) => makeAnimatedPreview(tools, input, file.mime_type));
   if (!preview) return false;
   const storageKey = variantStorageKey(file.storage_key, PREVIEW_VARIANT);
-  const put = await deps.blobs.put(storageKey, Readable.from([preview]), { contentType: "image/webp" });
+  const put = await deps.blobs.put(storageKey, preview, { contentType: "image/webp" });
   const height = file.width && file.height ? Math.round((320 * file.height) / file.width / 2) * 2 : null;
   try {
     await deps.db

@@ -7,7 +7,7 @@ import type { Tier } from "~/lib/plans";
 import type { AppContext } from "~/services/app-context.server";
 import { uploadSettingsOf, type ServerUploadSettings } from "~/services/servers/server-settings.server";
 import { assertCategoryInScope, type KeyScopes } from "~/services/api-keys/key-scopes.server";
-import { processUploadedMedia } from "~/services/media/process-upload.server";
+import { processUploadedMedia, type StoredBytes } from "~/services/media/process-upload.server";
 import { encodeInBackground } from "~/services/media/background-encodes.server";
 import { makeVideoPreview } from "~/services/media/video-copies.server";
 import { randomString } from "~/services/platform/ids.server";
@@ -142,9 +142,9 @@ export function newStoredName(ext?: string): string {
   return ext ? `${stem}.${ext}` : stem;
 }
 
-async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* prepend(head: Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
   try {
-    if (head.length) yield head;
+    yield* head;
     for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
   } finally {
     await rest.return?.();
@@ -158,41 +158,45 @@ export interface StoreHints {
 }
 
 /**
- * Streams one file into the blob store: sniffs its type from the first bytes (415 before anything
- * is written), stores it under a generated name with the size limit enforced while streaming (413),
- * then runs the processing seam. Nothing is left behind when it throws.
+ * Uploads up to this size are read whole before they are stored (decision record 084): one write and
+ * fsync instead of one per network chunk, the hash computed off the event loop, and processing reads
+ * the bytes from memory instead of the store. Screenshots and voice notes are all below it; larger
+ * files stream, so memory per upload stays bounded.
+ */
+export const BUFFERED_UPLOAD_BYTES = 1024 * 1024;
+
+/** Reads from `iterator` until `until` bytes are held or it ends; `next()` errors pass through. */
+async function readAtLeast(iterator: AsyncIterator<Uint8Array>, chunks: Uint8Array[], held: number, until: number) {
+  while (held < until) {
+    const next = await iterator.next();
+    if (next.done) return { held, done: true };
+    chunks.push(next.value);
+    held += next.value.length;
+  }
+  return { held, done: false };
+}
+
+/**
+ * Stores one file in the blob store: sniffs its type from the first bytes (415 before anything
+ * is written), stores it under a generated name with the size limit enforced (413; while streaming
+ * for a large file), then runs the processing seam. Nothing is left behind when it throws.
  */
 export async function storeUpload(ctx: AppContext, target: UploadTarget, source: AsyncIterable<Uint8Array>, hints: StoreHints = {}): Promise<StoredUpload> {
   const iterator = source[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
-  let headLength = 0;
-  let done = false;
-  try {
-    while (headLength < SNIFF_BYTES) {
-      const next = await iterator.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
-      chunks.push(next.value);
-      headLength += next.value.length;
-    }
-    if (headLength > target.maxBytes) throw ERRORS.fileTooLarge(target.maxBytes, headLength);
-  } catch (error) {
+  const refuse = async (error: unknown): Promise<never> => {
     await iterator.return?.();
     throw error;
-  }
-  const head = Buffer.concat(chunks);
-  if (head.length === 0) {
-    await iterator.return?.();
-    throw new DomainError("missing_file", "The file is empty");
-  }
-  const type = await detectType(head.subarray(0, SNIFF_BYTES), hints.clientFilename);
+  };
+  let read = await readAtLeast(iterator, chunks, 0, SNIFF_BYTES).catch(refuse);
+  if (read.held > target.maxBytes) return refuse(ERRORS.fileTooLarge(target.maxBytes, read.held));
+  if (read.held === 0) return refuse(new DomainError("missing_file", "The file is empty"));
+  const sniffed = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  const type = await detectType(sniffed.subarray(0, SNIFF_BYTES), hints.clientFilename);
   try {
     assertTypeAllowed(target.allowedTypes, type);
   } catch (error) {
-    await iterator.return?.();
-    throw error;
+    return refuse(error);
   }
 
   const category = target.forced?.category ?? hints.category ?? DEFAULT_CATEGORY;
@@ -201,16 +205,16 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
     try {
       assertCategoryInScope(target.keyScopes, category);
     } catch (error) {
-      await iterator.return?.();
-      throw error;
+      return refuse(error);
     }
   }
+  if (!read.done) read = await readAtLeast(iterator, chunks, read.held, Math.min(BUFFERED_UPLOAD_BYTES, target.maxBytes) + 1).catch(refuse);
   const filename = target.forced?.filename ?? newStoredName(type.ext);
   const storageKey = `${target.serverId}/${category}/${filename}`;
-  const body = done ? prepend(head, (async function* () {})()) : prepend(head, iterator);
+  const bytes = read.done ? Buffer.concat(chunks, read.held) : null;
   let put;
   try {
-    put = await ctx.blobs.put(storageKey, body, { maxBytes: target.maxBytes, contentType: type.mime });
+    put = await ctx.blobs.put(storageKey, bytes ?? prepend(chunks, iterator), { maxBytes: target.maxBytes, contentType: type.mime });
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw ERRORS.fileTooLarge(target.maxBytes, error.receivedBytes);
     throw error;
@@ -229,7 +233,7 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   };
   let current = stored;
   try {
-    current = await processStoredUpload(ctx, target, stored);
+    current = await processStoredUpload(ctx, target, stored, bytes);
     // The bytes that will be served are the ones scanned (after any remux or metadata strip).
     await assertBlobClean(ctx, current.storageKey);
     return current;
@@ -329,11 +333,12 @@ async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: strin
  * recordings without a duration (MediaRecorder WebM) are remuxed so they seek.
  * Every blob written is listed in the returned upload, so a failed commit deletes it.
  */
-async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload: StoredUpload): Promise<StoredUpload> {
+async function processStoredUpload(ctx: AppContext, target: UploadTarget, upload: StoredUpload, bytes: StoredBytes): Promise<StoredUpload> {
   const processed = await processUploadedMedia(
     { blobs: ctx.blobs, config: ctx.config, logger: ctx.logger },
     { storageKey: upload.storageKey, filename: upload.filename, mimeType: upload.mimeType, size: upload.sizeBytes, sha256: upload.sha256 },
     { stripMetadata: target.stripMetadata, convertToWebp: target.convertToWebp, maxBytes: target.maxBytes },
+    bytes,
   );
   return {
     ...upload,
