@@ -46,4 +46,5 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD curl -fsS http://127.0.0.1:3000/api/health || exit 1
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The bundled host (build/host/server.mjs) runs on plain node; tsx stays for `npm run cli` and migrations.
-CMD ["node", "--enable-source-maps", "build/host/server.mjs"]
+# A 2 MB young generation: upload buffers then die in scavenges instead of forcing full collections (decision 085).
+CMD ["node", "--max-semi-space-size=2", "--enable-source-maps", "build/host/server.mjs"]

@@ -83,8 +83,8 @@ const stashBundle = path.join(workDir, "stash-server.mjs");
 await esbuild({ entryPoints: ["bench/stash-server.ts"], bundle: true, platform: "node", format: "esm", packages: "external", target: "node20", outfile: stashBundle, logLevel: "warning" });
 const dataDir = path.join(workDir, "stash-data");
 // Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
-const stash = await startChild<StashInfo>(process.execPath, ["--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
-  // As `npm start` and the image run it (decision 082).
+const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-size=2", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
+  // As `npm start` and the image run it (decisions 082 and 085; the V8 flag is the first argument above).
   MALLOC_ARENA_MAX: "2",
   BENCH_DATA_DIR: dataDir,
   BENCH_SHOTS: shotPaths.join(","),

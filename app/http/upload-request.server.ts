@@ -95,6 +95,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
       query,
       contentType: request.headers.get("content-type") ?? "",
       cap,
+      declared,
       allowNoFiles: options.allowNoFiles ?? false,
       maxFiles: options.maxFiles ?? MAX_FILES_PER_REQUEST,
     });
@@ -107,6 +108,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
     const upload = await storeUpload(ctx, target, body.values({ preventCancel: true }), {
       category: query.category,
       clientFilename: query.filename ?? name,
+      requestBytes: Number.isFinite(declared) ? declared : undefined,
     });
     return { uploads: [upload], fields: query, formFields: {} };
   }
@@ -133,11 +135,13 @@ interface MultipartOptions {
   query: UploadFields;
   contentType: string;
   cap: number;
+  /** The request's Content-Length; NaN when it streams without one. */
+  declared: number;
   allowNoFiles: boolean;
   maxFiles: number;
 }
 
-function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
+function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, declared, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
   const source: Readable = takeNodeBody(request) ?? Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
   let parser: busboy.Busboy;
   try {
@@ -210,6 +214,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     const task = storeUpload(ctx, target, stream, {
       category: categoryNow !== undefined ? sanitiseCategory(categoryNow) : query.category,
       clientFilename: sanitiseDisplayName(info.filename),
+      requestBytes: Number.isFinite(declared) ? declared : undefined,
     }).then(
       (upload) => {
         uploads[slot] = upload;
@@ -306,6 +311,6 @@ async function receiveText(ctx: AppContext, body: ReadableStream<Uint8Array>, ta
   const { payload, rest } = parseTextBody(text, contentType);
   const fields = mergeFields(query, parseUploadFields(rest));
   const { bytes } = decodeBase64(payload, target.maxBytes);
-  const upload = await storeUpload(ctx, target, Readable.from([bytes]), { category: fields.category, clientFilename: fields.filename });
+  const upload = await storeUpload(ctx, target, Readable.from([bytes]), { category: fields.category, clientFilename: fields.filename, requestBytes: bytes.length });
   return { uploads: [upload], fields, formFields: {} };
 }

@@ -10,12 +10,23 @@ afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-// `npm start` and the Docker image run the bundled host with plain node; this is that process.
+/** The node arguments and environment `npm run serve` (what `npm start` ends in) gives the host. */
+function serveCommand() {
+  const script = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts.serve!;
+  const words = script.split(/\s+/);
+  const node = words.indexOf("node");
+  const env = Object.fromEntries(words.slice(0, node).filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split("=") as [string, string]));
+  return { env, args: words.slice(node + 1) };
+}
+
+// `npm start` and the Docker image run the bundled host with plain node; this is that process, started as `npm run serve` starts it.
 describe("the production entry, build/host/server.mjs", () => {
   it("serves on the embedded defaults and stops cleanly on SIGTERM", { timeout: 120_000 }, async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info" };
+    const serve = serveCommand();
+    expect(serve.args.at(-1)).toBe("build/host/server.mjs");
+    const env: NodeJS.ProcessEnv = { ...process.env, ...serve.env, HOST: "127.0.0.1", PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "info" };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--enable-source-maps", "build/host/server.mjs"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, serve.args, { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

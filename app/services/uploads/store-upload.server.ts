@@ -155,17 +155,23 @@ export interface StoreHints {
   /** The category known when the bytes arrive; part of the storage key only (rows use the final one). */
   category?: string;
   clientFilename?: string;
+  /**
+   * The size of the request the file arrives in, when it is known (Content-Length, or bytes already in
+   * memory): a file is read whole only from a request of at most BUFFERED_UPLOAD_BYTES, so a large request
+   * streams from its first byte and memory per request stays within that bound.
+   */
+  requestBytes?: number;
 }
 
 /**
- * Uploads up to this size are read whole before they are stored (decision record 084): one write and
- * fsync instead of one per network chunk, the hash computed off the event loop, and processing reads
- * the bytes from memory instead of the store. Screenshots and voice notes are all below it; larger
- * files stream, so memory per upload stays bounded.
+ * Files from requests up to this size are read whole before they are stored (decision record 084): one
+ * write and fsync instead of one per network chunk, the hash computed off the event loop, and processing
+ * reads the bytes from memory instead of the store. Screenshots and voice notes are all below it;
+ * larger requests stream, so memory per request stays bounded.
  */
 export const BUFFERED_UPLOAD_BYTES = 1024 * 1024;
 
-/** Reads from `iterator` until `until` bytes are held or it ends; `next()` errors pass through. */
+/** Reads from `iterator` until at least `until` bytes are held or it ends; `next()` errors pass through. */
 async function readAtLeast(iterator: AsyncIterator<Uint8Array>, chunks: Uint8Array[], held: number, until: number) {
   while (held < until) {
     const next = await iterator.next();
@@ -208,7 +214,8 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
       return refuse(error);
     }
   }
-  if (!read.done) read = await readAtLeast(iterator, chunks, read.held, Math.min(BUFFERED_UPLOAD_BYTES, target.maxBytes) + 1).catch(refuse);
+  const readWhole = hints.requestBytes !== undefined && hints.requestBytes <= BUFFERED_UPLOAD_BYTES;
+  if (readWhole && !read.done) read = await readAtLeast(iterator, chunks, read.held, Math.min(BUFFERED_UPLOAD_BYTES, target.maxBytes) + 1).catch(refuse);
   const filename = target.forced?.filename ?? newStoredName(type.ext);
   const storageKey = `${target.serverId}/${category}/${filename}`;
   const bytes = read.done ? Buffer.concat(chunks, read.held) : null;
