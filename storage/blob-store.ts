@@ -89,14 +89,19 @@ const INLINE_HASH_BYTES = 64 * 1024;
  * The SHA-256 (hex) of bytes in memory. Larger buffers are hashed by WebCrypto, which runs on the
  * libuv thread pool: a 600 KB screenshot's hash (~0.5 ms) then leaves the event loop free for other requests.
  */
-export async function sha256OfBytes(data: Uint8Array): Promise<string> {
+async function sha256OfBytes(data: Uint8Array): Promise<string> {
   if (data.length < INLINE_HASH_BYTES) return createHash("sha256").update(data).digest("hex");
   return Buffer.from(await webcrypto.subtle.digest("SHA-256", data)).toString("hex");
 }
 
-/** Refuses bytes in memory past `maxBytes`, as MeasuringStream refuses a stream. */
-export function assertWithinLimit(data: Buffer, maxBytes = Number.POSITIVE_INFINITY): void {
-  if (data.length > maxBytes) throw new BlobTooLargeError(maxBytes, data.length);
+/**
+ * A put of bytes in memory, for either store: refuses them past `maxBytes` (as MeasuringStream refuses a
+ * stream) before `write` runs, then hashes them while `write` stores them.
+ */
+export async function putBytes(data: Buffer, maxBytes: number | undefined, write: () => Promise<unknown>): Promise<PutResult> {
+  if (maxBytes !== undefined && data.length > maxBytes) throw new BlobTooLargeError(maxBytes, data.length);
+  const [sha256] = await Promise.all([sha256OfBytes(data), write()]);
+  return { size: data.length, sha256 };
 }
 
 /** Counts and hashes bytes as they pass, and stops the stream past `maxBytes`. */

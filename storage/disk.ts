@@ -6,9 +6,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
   assertValidKey,
-  assertWithinLimit,
   MeasuringStream,
-  sha256OfBytes,
+  putBytes,
   type BlobBody,
   type BlobInfo,
   type BlobStore,
@@ -33,13 +32,6 @@ const fstat = (fd: number) => new Promise<fs.Stats>((resolve, reject) => fs.fsta
 
 /** File mode of stored blobs: the server's user reads and writes, its group reads. */
 const BLOB_MODE = 0o640;
-
-/** Bytes in memory: one write and its fsync (`flush`), hashed meanwhile on the thread pool. */
-async function writeBytes(temp: string, data: Buffer, maxBytes?: number): Promise<PutResult> {
-  assertWithinLimit(data, maxBytes);
-  const [sha256] = await Promise.all([sha256OfBytes(data), fsp.writeFile(temp, data, { flag: "wx", mode: BLOB_MODE, flush: true })]);
-  return { size: data.length, sha256 };
-}
 
 /** A stream, counted, hashed and size-checked as it passes, fsynced before its descriptor closes (`flush`). */
 async function writeStream(temp: string, body: Readable | AsyncIterable<Uint8Array>, maxBytes?: number): Promise<PutResult> {
@@ -89,7 +81,10 @@ export class DiskBlobStore implements BlobStore {
     const target = this.localPath(key);
     const temp = path.join(this.tempRoot, `${Date.now()}-${randomBytes(8).toString("hex")}`);
     try {
-      const result = Buffer.isBuffer(body) ? await writeBytes(temp, body, options.maxBytes) : await writeStream(temp, body, options.maxBytes);
+      const result = Buffer.isBuffer(body)
+        ? // One write and its fsync (`flush`).
+          await putBytes(body, options.maxBytes, () => fsp.writeFile(temp, body, { flag: "wx", mode: BLOB_MODE, flush: true }))
+        : await writeStream(temp, body, options.maxBytes);
       await moveIntoPlace(temp, target);
       return result;
     } catch (error) {

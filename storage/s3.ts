@@ -15,9 +15,8 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { Readable } from "node:stream";
 import {
   assertValidKey,
-  assertWithinLimit,
   MeasuringStream,
-  sha256OfBytes,
+  putBytes,
   type BlobBody,
   type BlobInfo,
   type BlobStore,
@@ -77,12 +76,9 @@ export class S3BlobStore implements BlobStore {
   async put(key: string, body: BlobBody, options: PutOptions = {}): Promise<PutResult> {
     assertValidKey(key);
     if (Buffer.isBuffer(body)) {
-      assertWithinLimit(body, options.maxBytes);
-      const [sha256] = await Promise.all([
-        sha256OfBytes(body),
+      return putBytes(body, options.maxBytes, () =>
         this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType, ContentLength: body.length })),
-      ]);
-      return { size: body.length, sha256 };
+      );
     }
     const measure = new MeasuringStream(options.maxBytes);
     const source = body instanceof Readable ? body : Readable.from(body);

@@ -85,6 +85,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
   const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
   const kind = kindOf(contentType, options.kind ?? "any");
   const declared = Number(request.headers.get("content-length") ?? NaN);
+  const requestBytes = Number.isFinite(declared) ? declared : undefined;
   const cap = bodyCap(kind, target.maxBytes, contentType);
   // Nothing of the body is read; the host (unread-body.server.ts) closes the connection after the answer.
   if (Number.isFinite(declared) && declared > cap) throw tooLarge(kind, target.maxBytes, declared);
@@ -95,7 +96,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
       query,
       contentType: request.headers.get("content-type") ?? "",
       cap,
-      declared,
+      requestBytes,
       allowNoFiles: options.allowNoFiles ?? false,
       maxFiles: options.maxFiles ?? MAX_FILES_PER_REQUEST,
     });
@@ -108,7 +109,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
     const upload = await storeUpload(ctx, target, body.values({ preventCancel: true }), {
       category: query.category,
       clientFilename: query.filename ?? name,
-      requestBytes: Number.isFinite(declared) ? declared : undefined,
+      requestBytes,
     });
     return { uploads: [upload], fields: query, formFields: {} };
   }
@@ -135,13 +136,13 @@ interface MultipartOptions {
   query: UploadFields;
   contentType: string;
   cap: number;
-  /** The request's Content-Length; NaN when it streams without one. */
-  declared: number;
+  /** The request's Content-Length, when it has one. */
+  requestBytes: number | undefined;
   allowNoFiles: boolean;
   maxFiles: number;
 }
 
-function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, declared, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
+function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarget, { query, contentType, cap, requestBytes, allowNoFiles, maxFiles }: MultipartOptions): Promise<ReceivedUpload> {
   const source: Readable = takeNodeBody(request) ?? Readable.fromWeb(requireBody(request) as NodeReadableStream<Uint8Array>);
   let parser: busboy.Busboy;
   try {
@@ -214,7 +215,7 @@ function receiveMultipart(ctx: AppContext, request: Request, target: UploadTarge
     const task = storeUpload(ctx, target, stream, {
       category: categoryNow !== undefined ? sanitiseCategory(categoryNow) : query.category,
       clientFilename: sanitiseDisplayName(info.filename),
-      requestBytes: Number.isFinite(declared) ? declared : undefined,
+      requestBytes,
     }).then(
       (upload) => {
         uploads[slot] = upload;
