@@ -1,6 +1,5 @@
 import { EXPIRY_WARNING_DAYS } from "~/lib/plans";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from "~/lib/durations";
 
 /** True when a file will be deleted by retention within EXPIRY_WARNING_DAYS (the gallery's flag). */
 export function isExpiringSoon(expiresAt: Date | string | null | undefined, now: Date = new Date()): boolean {

@@ -18,6 +18,7 @@ import { isDomainError } from "~/services/platform/domain-error.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import type { Route } from "./+types/api-keys";
+import { DAY_MS } from "~/lib/durations";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("API Keys", matches[0]?.loaderData?.appName) }];
@@ -56,7 +57,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The list shows each key's calls over this many days. */
 const CALLS_WINDOW_DAYS = 30;
 

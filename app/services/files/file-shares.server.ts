@@ -4,6 +4,7 @@ import { hashPassword, verifyPassword } from "~/services/accounts/passwords.serv
 import { findFileById, type ServedFileRecord } from "~/services/files/lookup.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
+import { HOUR_MS } from "~/lib/durations";
 
 export const SHARE_EXPIRY_HOURS = [1, 24, 24 * 7, 24 * 30] as const;
 export const SHARE_MAX_VIEWS_LIMIT = 100_000;
@@ -50,7 +51,7 @@ export async function createShare(db: Db, teamId: string, fileId: string, option
       token,
       file_id: file.id,
       team_id: teamId,
-      expires_at: options.expiresInHours === null ? null : new Date(now.getTime() + options.expiresInHours * 3_600_000),
+      expires_at: options.expiresInHours === null ? null : new Date(now.getTime() + options.expiresInHours * HOUR_MS),
       password_hash: options.password === null ? null : await hashPassword(options.password),
       max_views: options.maxViews,
     })

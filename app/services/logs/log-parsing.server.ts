@@ -1,5 +1,6 @@
 import { normaliseLevel, type LogLevel } from "~/lib/log-levels";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { DAY_MS } from "~/lib/durations";
 
 export const MAX_ENTRIES_PER_REQUEST = 1000;
 export const MAX_LOG_BODY_BYTES = 2 * 1024 * 1024;
@@ -7,8 +8,8 @@ export const MAX_MESSAGE_CHARS = 32 * 1024;
 export const MAX_METADATA_BYTES = 16 * 1024;
 const MAX_RESOURCE_CHARS = 100;
 /** How far from now a sender's timestamp may be: clocks drift, queues replay, but not by months. */
-const PAST_LIMIT_MS = 30 * 86_400_000;
-const FUTURE_LIMIT_MS = 86_400_000;
+const PAST_LIMIT_MS = 30 * DAY_MS;
+const FUTURE_LIMIT_MS = DAY_MS;
 
 /** One entry as every sender's shape becomes it. */
 export interface LogInput {

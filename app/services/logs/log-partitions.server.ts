@@ -1,7 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "~/lib/durations";
 
 /** `log_entries_20261126`: one partition per UTC day. */
 export function partitionName(day: Date): string {

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/index";
 import { isLogLevel, LOG_LEVELS, type LogLevel } from "~/lib/log-levels";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { levelsFrom } from "~/services/logs/log-rules.server";
+import { DAY_MS } from "~/lib/durations";
 
 export const LOG_PAGE_SIZE = 100;
 const MAX_LOG_PAGE = 1000;
@@ -124,7 +125,7 @@ export async function searchLogs(
 }
 
 /** How far back the live tail looks for newly received entries (their own timestamps may lag). */
-const TAIL_WINDOW_MS = 86_400_000;
+const TAIL_WINDOW_MS = DAY_MS;
 
 /**
  * For the live tail: entries received after `afterId` (ids grow as entries arrive) that pass the

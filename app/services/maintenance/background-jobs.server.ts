@@ -12,6 +12,7 @@ import { evaluateLogAlerts } from "~/services/logs/log-alerts.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 import { makeVideoCopies } from "~/services/media/video-copies.server";
+import { DAY_MS } from "~/lib/durations";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
 export function mailExpiryNotices(ctx: Pick<AppContext, "db" | "config" | "logger">, now: Date): Promise<number> {
@@ -72,7 +73,7 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
         if (audit) ctx.logger.info({ deleted: audit }, "purged audit entries past their plan's retention");
         const now = new Date();
         // Tomorrow's partition exists before the first entry of the day arrives.
-        await ensureLogPartitions(ctx.db, now, new Date(now.getTime() + 86_400_000));
+        await ensureLogPartitions(ctx.db, now, new Date(now.getTime() + DAY_MS));
         const logs = await purgeLogEntries(ctx.db, now);
         if (logs.dropped.length || logs.deleted) ctx.logger.info(logs, "dropped log partitions and entries past their dataset's retention");
       },

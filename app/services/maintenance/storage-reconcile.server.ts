@@ -3,8 +3,8 @@ import type { AppContext } from "~/services/app-context.server";
 import { JOB_LOCKS, runExclusively } from "~/services/platform/job-lock.server";
 import { ORPHAN_MIN_AGE_MS, sweepOrphanBlobs } from "~/services/maintenance/orphan-sweep.server";
 import { checkStoredFiles } from "~/services/maintenance/storage-check.server";
+import { DAY_MS } from "~/lib/durations";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Reports kept: about four days of hourly runs. */
 const REPORTS_KEPT = 100;
 

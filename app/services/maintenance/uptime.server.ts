@@ -1,11 +1,11 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { checkHealth } from "~/services/maintenance/health.server";
+import { DAY_MS } from "~/lib/durations";
 
 export const SAMPLE_EVERY_MINUTES = 5;
 export const UPTIME_DAYS = 30;
 const KEEP_DAYS = 90;
-const DAY_MS = 86_400_000;
 const SAMPLE_MS = SAMPLE_EVERY_MINUTES * 60_000;
 
 /**

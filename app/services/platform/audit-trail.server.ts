@@ -3,6 +3,7 @@ import type { Db } from "../../../db/index";
 import { AUDIT_ACTOR_KINDS, type AuditActorKind } from "~/lib/audit-actions";
 import { PLANS, isTier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { DAY_MS } from "~/lib/durations";
 
 /** One thing a person did in the portal; key calls are recorded by the API call log. */
 export interface AuditEntryInput {
@@ -125,7 +126,7 @@ export async function listAuditEntries(db: Db, teamId: string, filters: AuditFil
   if (filters.actor === "member") query = query.where("a.actor_user_id", "is not", null);
   if (filters.serverId) query = query.where("a.server_id", "=", filters.serverId);
   if (filters.from) query = query.where("a.created_at", ">=", dayStart(filters.from, "from"));
-  if (filters.to) query = query.where("a.created_at", "<", new Date(dayStart(filters.to, "to").getTime() + 86_400_000));
+  if (filters.to) query = query.where("a.created_at", "<", new Date(dayStart(filters.to, "to").getTime() + DAY_MS));
   const before = options.before;
   if (before) query = query.where((eb) => eb.or([eb("a.created_at", "<", before.at), eb.and([eb("a.created_at", "=", before.at), eb("a.id", "<", before.id)])]));
   const rows = await query.orderBy("a.created_at", "desc").orderBy("a.id", "desc").limit(options.limit ?? AUDIT_PAGE_SIZE).execute();

@@ -3,8 +3,8 @@ import type { Db } from "../../../db/index";
 import { EXPIRY_WARNING_DAYS } from "~/lib/plans";
 import { formatDate } from "~/lib/format";
 import { effectiveExpirySql } from "~/services/retention/expiry.server";
+import { DAY_MS } from "~/lib/durations";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const LISTED = 10;
 
 export interface ExpiryNotice {

@@ -4,6 +4,7 @@ import type { AppContext } from "~/services/app-context.server";
 import { formatBytes, formatCount, formatDateTime } from "~/lib/format";
 import { checkHealth } from "~/services/maintenance/health.server";
 import { latestStorageReport, type StorageReport } from "~/services/maintenance/storage-reconcile.server";
+import { DAY_MS } from "~/lib/durations";
 
 export const ACTIVE_USER_WINDOW_DAYS = 30;
 export const RECENT_SERVER_COUNT = 5;
@@ -74,7 +75,7 @@ export interface AdminTotals {
 }
 
 export async function getAdminTotals(db: Db, now: Date = new Date()): Promise<AdminTotals> {
-  const activeSince = new Date(now.getTime() - ACTIVE_USER_WINDOW_DAYS * 86_400_000);
+  const activeSince = new Date(now.getTime() - ACTIVE_USER_WINDOW_DAYS * DAY_MS);
   const [servers, users, files, usage] = await Promise.all([
     db.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).executeTakeFirst(),
     db

@@ -4,6 +4,7 @@ import { canonicalCategory, categoryLabel } from "~/lib/categories";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { windowStartDay } from "~/services/stats/dashboard-stats.server";
 import type { DayPoint } from "~/lib/analytics";
+import { DAY_MS } from "~/lib/durations";
 
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
@@ -45,7 +46,7 @@ function rankCategories(rows: { name: string; files: number; bytes: string }[]):
 
 function dayList(days: number, now: Date): string[] {
   const start = new Date(`${windowStartDay(days, now)}T00:00:00Z`);
-  return Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: days }, (_, i) => new Date(start.getTime() + i * DAY_MS).toISOString().slice(0, 10));
 }
 
 /**
