@@ -23,6 +23,7 @@ import { action as logsIngest } from "../app/routes/api/script/logs";
 import { action as lokiPush } from "../app/routes/api/script/loki-push";
 import { createFilePathHandler } from "../app/http/file-path.server";
 import { settleUnreadBody } from "../app/http/unread-body.server";
+import { releaseFiredDrainListeners } from "../app/http/compression-drain.server";
 import { createAppContext, type AppContext } from "../app/services/app-context.server";
 import { startBackgroundJobs } from "../app/services/maintenance/background-jobs.server";
 import { applyCors, CORS_PATHS } from "../app/http/cors.server";
@@ -46,7 +47,8 @@ declare module "react-router" {
   }
 }
 
-const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml)|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+// Log and audit exports (CSV, NDJSON) are megabytes of text that compress about tenfold.
+const COMPRESSIBLE = /^(text\/(html|css|javascript|plain|xml|csv)|application\/(json|javascript|xml|manifest\+json|x-ndjson)|image\/svg\+xml)/;
 /** Resource routes that carry file bytes: never compressed, never given the page CSP. */
 const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;
 // Upload answers are a few KB of JSON read by game scripts next door; compressing each costs ~0.5 ms of
@@ -167,6 +169,7 @@ function createExpressApp(ctx: AppContext) {
       },
     }),
   );
+  app.use(releaseFiredDrainListeners);
 
   // The origin check for every page action and fetcher, so no route checks by hand (React Router's
   // own check answers 400 and misses requests marked only by Sec-Fetch-Site). Cookie endpoints

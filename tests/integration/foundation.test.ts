@@ -1,5 +1,5 @@
 import http from "node:http";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { png } from "../helpers/upload-fixtures.ts";
 import { test } from "../helpers/fixtures.ts";
@@ -79,6 +79,25 @@ describe("host", () => {
       const res = await rawGet(`${server.url}${pathname}`, { "Accept-Encoding": "gzip" });
       expect(res.headers["content-encoding"]).toBe("gzip");
       expect(gunzipSync(res.body).toString()).toMatch(/<!DOCTYPE html>|"status":"ok"/);
+    }
+  });
+
+  it("streams a long page through brotli whole, without piling up drain listeners", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      // The docs page is ~240 KB of HTML: React writes it faster than brotli takes it, so it waits for "drain" many times.
+      const res = await rawGet(`${server.url}/docs`, { "Accept-Encoding": "br" });
+      expect(res.headers["content-encoding"]).toBe("br");
+      const html = brotliDecompressSync(res.body).toString();
+      expect(html.length).toBeGreaterThan(100_000);
+      expect(html.trimEnd()).toMatch(/<\/html>$/);
+      // Node emits the warning on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning").map((w) => w.message)).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
     }
   });
 

@@ -1,3 +1,5 @@
+import http from "node:http";
+import { brotliDecompressSync } from "node:zlib";
 import { sql } from "kysely";
 import { describe, expect } from "vitest";
 import { ensureLogPartitions, listLogPartitions, partitionName, purgeLogEntries } from "../../app/services/logs/log-partitions.server.ts";
@@ -217,6 +219,56 @@ describe("logs", () => {
     expect((await postForm(server, "/logs", { intent: "save-query", name: "Bad", search: "level=loud" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/logs", { intent: "delete-query", id: row.id }, { cookie: owner.cookie })).status).toBe(200);
     expect(await server.ctx.db.selectFrom("log_saved_queries").select("id").where("name", "=", "Exploits").execute()).toEqual([]);
+  });
+
+  test("a full 10,000-entry export arrives whole and compressed", async ({ server }) => {
+    const { owner, secret } = await ownerWithLogKey(server, "Export RP");
+    for (let batch = 0; batch < 10; batch++) {
+      const entries = Array.from({ length: 1000 }, (_, i) => ({ level: "info", message: `Vehicle ${batch * 1000 + i} spawned at Legion Square`, resource: "qb-vehicles", metadata: { plate: `STASH${i}` } }));
+      expect((await server.request("/api/logs", json(entries, { "x-api-key": secret }))).status).toBe(200);
+    }
+    const answer = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${server.url}/logs/export?format=csv`, { headers: { Cookie: owner.cookie, "Accept-Encoding": "br" } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+        })
+        .on("error", reject);
+    });
+    expect(answer.encoding).toBe("br");
+    const csv = brotliDecompressSync(answer.body).toString();
+    const lines = csv.trim().split("\n");
+    expect(lines).toHaveLength(10_001);
+    expect(lines.filter((line) => line.includes("spawned at Legion Square"))).toHaveLength(10_000);
+    // About a megabyte of CSV travels as a small fraction of it.
+    expect(answer.body.length).toBeLessThan(csv.length / 5);
+  });
+
+  test("the portal's From and To are UTC, the zone its times are shown in, whatever zone the host runs in", async ({ server }) => {
+    const { owner, secret } = await ownerWithLogKey(server, "Zone RP");
+    // Three entries an hour apart, a day ago, on the hour in UTC.
+    const hour = 3_600_000;
+    const base = Math.floor((Date.now() - 24 * hour) / hour) * hour;
+    const entries = ["first hour", "second hour", "third hour"].map((message, i) => ({ level: "info", message, timestamp: new Date(base + i * hour).toISOString() }));
+    expect((await server.request("/api/logs", json(entries, { "x-api-key": secret }))).status).toBe(200);
+    // What <input type="datetime-local"> sends: a wall-clock time without an offset.
+    const wallClock = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+    const range = `from=${wallClock(base + hour)}&to=${wallClock(base + hour + 30 * 60_000)}`;
+    const zone = process.env.TZ;
+    // A host set to New York would read those times five hours later than the UTC the portal shows.
+    process.env.TZ = "America/New_York";
+    try {
+      expect(await searchPage(server, owner, range)).toEqual(["second hour"]);
+      const api = await server.request(`/api/logs/search?${range}`, { headers: { "x-api-key": secret } });
+      expect(((await api.json()) as { data: Array<{ message: string }> }).data.map((e) => e.message)).toEqual(["second hour"]);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    const html = await (await server.request("/logs", { headers: { Cookie: owner.cookie } })).text();
+    expect(html).toContain("From (UTC)");
+    expect(html).toContain("To (UTC)");
   });
 
   test("a key that only sends logs shows its calls on the key list", async ({ server }) => {

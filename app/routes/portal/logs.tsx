@@ -239,11 +239,11 @@ export default function Logs({ loaderData }: Route.ComponentProps) {
               <Input id="log-q" name="q" defaultValue={query.q} placeholder="robbery" />
             </div>
             <div className="grid gap-1">
-              <Label htmlFor="log-from">From</Label>
+              <Label htmlFor="log-from">From (UTC)</Label>
               <Input id="log-from" name="from" type="datetime-local" defaultValue={query.from} />
             </div>
             <div className="grid gap-1">
-              <Label htmlFor="log-to">To</Label>
+              <Label htmlFor="log-to">To (UTC)</Label>
               <Input id="log-to" name="to" type="datetime-local" defaultValue={query.to} />
             </div>
             <div className="grid gap-1">

@@ -38,9 +38,16 @@ export function decodeLogCursor(value: string | null | undefined): LogCursor | u
   return { ts: date, id: id! };
 }
 
+/** A date and time without an offset, as `<input type="datetime-local">` sends it. */
+const WALL_CLOCK_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+
+/**
+ * A `from`/`to` bound. A time without an offset is UTC, the zone the portal shows every time in;
+ * JavaScript would read it in the server's own zone, so a host not set to UTC would shift the range.
+ */
 function parseDate(value: string | null, name: string): Date | undefined {
   if (!value) return undefined;
-  const date = new Date(value);
+  const date = new Date(WALL_CLOCK_TIME.test(value) ? `${value}Z` : value);
   if (Number.isNaN(date.getTime())) throw new DomainError("invalid_request", `${name} must be a date or time (ISO 8601)`);
   return date;
 }
