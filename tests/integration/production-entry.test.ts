@@ -57,10 +57,24 @@ describe("the production entry, build/host/server.mjs", () => {
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("<h1");
     expect((await fetch(`${listening.url}/f/nosuchserver/x/missing.png`)).status).toBe(404);
+    // pino writes log lines asynchronously; the lines of requests answered just before a
+    // stop must still reach stdout, flushed as the process exits.
+    for (let i = 0; i < 300; i++) {
+      const res = await fetch(`${listening.url}/f/nosuchserver/x/missing-${i}.png`);
+      expect(res.status).toBe(404);
+      await res.arrayBuffer();
+    }
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(stdout).toContain("shutting down");
+    const logged = stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { msg?: string; url?: string; status?: number })
+      .filter((entry) => entry.msg === "request" && entry.url?.startsWith("/f/nosuchserver/x/missing-"));
+    expect(logged).toHaveLength(300);
+    expect(new Set(logged.map((entry) => entry.status))).toEqual(new Set([404]));
     expect(stderr).not.toMatch(/error/i);
     // Nothing logged at error level either: the jobs run at start on a brand-new data directory.
     const errors = stdout.split("\n").filter((l) => l.startsWith("{") && (JSON.parse(l) as { level: number }).level >= 50);
