@@ -95,6 +95,7 @@ const nginx = (await hasBinary("nginx")) || fs.existsSync("/usr/sbin/nginx") ? a
 try {
   if (!skip.has("serving") && nginx) {
     log(`/f/ throughput vs bare Node and nginx (${seconds}s per run, ${rounds} rounds)`);
+    if (!(await hasBinary("wrk"))) log("wrk is not installed: a Node loop drives the load and the nginx ratios are not judged (apt-get install wrk)");
     results.serving = await benchServing(
       {
         stashPort: stash.info.port,
@@ -235,12 +236,14 @@ function render(): string {
       "| file | Stash req/s | bare Node req/s | nginx req/s | Stash ÷ Node (best) | per round | CPU µs/req Stash / Node | Stash ÷ nginx | budget |",
       "|---|---|---|---|---|---|---|---|---|",
     );
+    // A Node loop cannot keep nginx busy (it tops out near 8k req/s here), so without wrk the nginx ratio measures the loader.
+    const nginxVerdict = (ok: boolean) => (results.serving![0]!.stash.tool === "wrk" ? verdict(ok) : "not judged without wrk");
     for (const r of results.serving) {
       const typical = median(r.roundRatiosVsNode);
       const budget =
         r.size === "1 MiB"
-          ? `≥ 0.8 × Node (within 1.25×): ${verdict(typical >= 0.8)}; ≥ 0.6 × nginx: ${verdict(r.vsNginx >= 0.6)}`
-          : `≥ 0.8 × Node: ${verdict(typical >= 0.8)}; ≥ 0.3 × nginx: ${verdict(r.vsNginx >= 0.3)}`;
+          ? `≥ 0.8 × Node (within 1.25×): ${verdict(typical >= 0.8)}; ≥ 0.6 × nginx: ${nginxVerdict(r.vsNginx >= 0.6)}`
+          : `≥ 0.8 × Node: ${verdict(typical >= 0.8)}; ≥ 0.3 × nginx: ${nginxVerdict(r.vsNginx >= 0.3)}`;
       const spread = `${r.roundRatiosVsNode[0]}–${r.roundRatiosVsNode.at(-1)} (median ${typical})`;
       lines.push(
         `| ${r.size} | ${round(r.stash.requestsPerSecond, 0)} (${round(r.stash.megabytesPerSecond, 0)} MB/s) | ${round(r.node.requestsPerSecond, 0)} | ${round(r.nginx.requestsPerSecond, 0)} | ${r.vsNode} | ${spread} | ${r.stashCpuUs} / ${r.nodeCpuUs} | ${r.vsNginx} | ${budget} |`,
