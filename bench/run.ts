@@ -237,7 +237,8 @@ function render(): string {
       "|---|---|---|---|---|---|---|---|---|",
     );
     // A Node loop cannot keep nginx busy (it tops out near 8k req/s here), so without wrk the nginx ratio measures the loader.
-    const nginxVerdict = (ok: boolean) => (results.serving![0]!.stash.tool === "wrk" ? verdict(ok) : "not judged without wrk");
+    const judged = results.serving[0]!.stash.tool === "wrk";
+    const nginxVerdict = (ok: boolean) => (judged ? verdict(ok) : "not judged without wrk");
     for (const r of results.serving) {
       const typical = median(r.roundRatiosVsNode);
       const budget =

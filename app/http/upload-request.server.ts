@@ -88,7 +88,7 @@ export async function receiveUpload(ctx: AppContext, request: Request, target: U
   const requestBytes = Number.isFinite(declared) ? declared : undefined;
   const cap = bodyCap(kind, target.maxBytes, contentType);
   // Nothing of the body is read; the host (unread-body.server.ts) closes the connection after the answer.
-  if (Number.isFinite(declared) && declared > cap) throw tooLarge(kind, target.maxBytes, declared);
+  if (requestBytes !== undefined && requestBytes > cap) throw tooLarge(kind, target.maxBytes, requestBytes);
   const query = parseUploadFields(Object.fromEntries(new URL(request.url).searchParams));
   // The boundary is case-sensitive (browsers send "----WebKitFormBoundaryAbC…"): hand busboy the header as sent.
   if (kind === "multipart") {
@@ -136,7 +136,6 @@ interface MultipartOptions {
   query: UploadFields;
   contentType: string;
   cap: number;
-  /** The request's Content-Length, when it has one. */
   requestBytes: number | undefined;
   allowNoFiles: boolean;
   maxFiles: number;

@@ -2,11 +2,12 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { TokenPurpose } from "../../../db/schema";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
+import { DAY_MS, HOUR_MS } from "~/lib/durations";
 
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
-  email_confirm: 24 * 60 * 60 * 1000,
-  password_reset: 60 * 60 * 1000,
-  email_change: 24 * 60 * 60 * 1000,
+  email_confirm: DAY_MS,
+  password_reset: HOUR_MS,
+  email_change: DAY_MS,
 };
 
 export type TokenCheck =

@@ -1,11 +1,12 @@
 import type { Db } from "../../../db/index";
 import type { Role } from "../../../db/schema";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
+import { DAY_MS } from "~/lib/durations";
 
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
 // Extending on every request would write a row per page view; once a day keeps the
 // 30-day window rolling at a fraction of the cost.
-const EXTEND_AFTER_MS = 24 * 60 * 60 * 1000;
+const EXTEND_AFTER_MS = DAY_MS;
 const TOKEN_LENGTH = 43; // ≈256 bits of base62
 
 export interface SessionCookieConfig {

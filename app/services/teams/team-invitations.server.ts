@@ -6,8 +6,9 @@ import { escapeHtml, sendMail, type MailContext, type SentMail } from "~/service
 import type { Config } from "~/services/platform/env.server";
 import { ROLE_LABELS, type AssignableRole, type TeamPermission, type TeamRole } from "~/lib/team-roles";
 import { permissionsFor } from "~/services/teams/teams.server";
+import { DAY_MS } from "~/lib/durations";
 
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITATION_TTL_MS = 7 * DAY_MS;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface InvitationRow {

@@ -11,9 +11,10 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import { parseUploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed } from "~/services/uploads/accepted-types.server";
 import { commitUploads, quotaExceeded, storeUpload, type UploadTarget } from "~/services/uploads/store-upload.server";
+import { DAY_MS } from "~/lib/durations";
 
 /** A partial upload nobody touched for this long is deleted (and was never counted in usage). */
-export const TUS_EXPIRY_MS = 24 * 60 * 60 * 1000;
+export const TUS_EXPIRY_MS = DAY_MS;
 
 /** Where partial resumable uploads are kept (the tus file store), on this instance's disk. */
 export function tusDirectory(config: Pick<Config, "dataDir">): string {
