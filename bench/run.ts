@@ -89,8 +89,8 @@ const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-s
   BENCH_DATA_DIR: dataDir,
   BENCH_SHOTS: shotPaths.join(","),
   BENCH_DATABASE_URL: appDatabaseUrl,
-});
-const bare = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/static-server.ts"], { BENCH_ROOT: stash.info.filesRoot });
+}, path.join(workDir, "stash.log"));
+const bare = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/static-server.ts"], { BENCH_ROOT: stash.info.filesRoot }, path.join(workDir, "bare-node.log"));
 const nginx = (await hasBinary("nginx")) || fs.existsSync("/usr/sbin/nginx") ? await startNginx(workDir, stash.info.filesRoot) : null;
 try {
   if (!skip.has("serving") && nginx) {
@@ -137,7 +137,7 @@ try {
   // After the 50 MB uploads, whose RSS figure must not carry the heap these leave behind.
   if (!skip.has("small-uploads")) {
     log("small uploads: a 1080p WebP screenshot and a PDF of its size at concurrency 1 and 8, against bare busboy");
-    const reference = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/upload-reference-server.ts"], { BENCH_ROOT: path.join(workDir, "reference-uploads") });
+    const reference = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/upload-reference-server.ts"], { BENCH_ROOT: path.join(workDir, "reference-uploads") }, path.join(workDir, "reference-uploads.log"));
     try {
       const webp = (await encodeImage(pngFiles[0]!, { format: "webp", quality: 88, smartSubsample: true }, { maxPixels: 50_000_000, maxFrames: 500 })).data;
       const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(webp.length - 9, 7)]);
@@ -228,8 +228,8 @@ function render(): string {
     lines.push(
       `## /f/ public file GET (keep-alive, 32 connections, ${rounds} interleaved rounds)`,
       "",
-      `Load generator: ${results.serving[0].stash.tool}, 1 thread, ${seconds} s per run after a 1 s warm-up. Stash runs in production mode with request logging on (LOG_LEVEL=info) ` +
-        "and its default memory cache for small files; nginx runs 1 worker with sendfile and access log on; the bare Node server is http.createServer + fs.createReadStream. " +
+      `Load generator: ${results.serving[0].stash.tool}, 1 thread, ${seconds} s per run after a 1 s warm-up. Stash runs in production mode with request logging on (LOG_LEVEL=info, stdout to a file) ` +
+        "and its default memory cache for small files; nginx runs 1 worker with sendfile and access log on (to a file); the bare Node server is http.createServer + fs.createReadStream. " +
         "Req/s columns are each target's best round; \"per round\" is Stash ÷ Node of runs made side by side (lowest–highest, median), the spread to read on a shared machine; " +
         "CPU is the server process's CPU time per request (median of the rounds).",
       "",

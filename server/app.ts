@@ -203,7 +203,8 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
   const jobs = await startBackgroundJobs(ctx);
   const app = createExpressApp(ctx);
   const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
-  const clientIp = (req: IncomingMessage) => proxyAddr(req, trust);
+  // Without X-Forwarded-For proxy-addr's answer is the socket's address; skip its parsing then (every /f/ request).
+  const clientIp = (req: IncomingMessage) => (req.headers["x-forwarded-for"] ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? "unknown"));
   const serveFile = createFilePathHandler({
     ctx,
     downloads,

@@ -10,8 +10,9 @@ import type { AppContext } from "~/services/app-context.server";
 import { applyCors } from "~/http/cors.server";
 import type { DownloadCounter } from "~/services/files/download-counter.server";
 import type { BodySource, FileBodyCache } from "~/services/files/body-cache.server";
-import { filePathKey, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
-import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
+import { filePathKey, findFileByPath, peekFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
+import { etagMatches, planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, servableVariant, type ServingOptions } from "~/http/file-serving.server";
+import { keptFileAnswer } from "~/http/kept-file-answers.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { AVIF_MAX_SOURCE_PX, findVariant, getOrCreateVariant, MP4_COPY_VARIANT, parseTransform, variantName, type ServedVariant } from "~/services/media/transforms.server";
 import { encodeInBackground } from "~/services/media/background-encodes.server";
@@ -46,6 +47,8 @@ interface FileUrl {
   query: string;
 }
 
+const decodePart = (part: string) => (part.includes("%") ? decodeURIComponent(part) : part);
+
 /** `/f/{server}/{category}/{filename}[/][?query]`, each segment percent-decoded; null for any other shape. */
 export function parseFileUrl(url: string): FileUrl | null {
   const mark = url.indexOf("?");
@@ -54,8 +57,7 @@ export function parseFileUrl(url: string): FileUrl | null {
   // ["", "f", server, category, filename] or, with a trailing slash, one more empty part.
   if (parts.length !== 5 && !(parts.length === 6 && parts[5] === "")) return null;
   try {
-    const [serverId, category, filename] = [parts[2], parts[3], parts[4]].map((part) => (part.includes("%") ? decodeURIComponent(part) : part));
-    return { serverId, category, filename, query: mark === -1 ? "" : url.slice(mark + 1) };
+    return { serverId: decodePart(parts[2]), category: decodePart(parts[3]), filename: decodePart(parts[4]), query: mark === -1 ? "" : url.slice(mark + 1) };
   } catch {
     return null;
   }
@@ -90,6 +92,42 @@ export function createFilePathHandler(deps: FilePathDeps) {
     res.end(body);
   }
 
+  /** Small files' plain requests are answered from memory unless nginx or S3 sends the bytes. */
+  const memoryBodies = accelPrefix || s3Redirect ? undefined : bodies;
+
+  /**
+   * The answer to a GET, HEAD or ETag revalidation of a public original whose record and body are
+   * in memory, given at once (decision record 086); false for any other request, which `serve`
+   * answers. A query, a Range or an If-Modified-Since without If-None-Match takes the full path.
+   */
+  function answerFromMemory(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+    const method = req.method;
+    const headers = req.headers;
+    if (!memoryBodies || (method !== "GET" && method !== "HEAD") || headers.range !== undefined) return false;
+    const ifNoneMatch = headers["if-none-match"];
+    if (ifNoneMatch === undefined && headers["if-modified-since"] !== undefined) return false;
+    const url = parseFileUrl(req.url ?? "");
+    if (!url || url.query || !isFilePath(url)) return false;
+    const key = filePathKey(url.serverId, url.category, url.filename);
+    const file = peekFileByPath(ctx.db, key);
+    if (!file || !file.is_public || file.hidden_at) return false;
+    const body = memoryBodies.peek(key, file);
+    if (!body) return false;
+    const answer = keptFileAnswer(file);
+    if (ifNoneMatch !== undefined && etagMatches(ifNoneMatch, answer.etag)) {
+      res.writeHead(304, [...answer.notModified, "X-Request-Id", requestId]).end();
+      return true;
+    }
+    res.writeHead(200, [...answer.ok, "X-Request-Id", requestId]);
+    if (method === "HEAD") {
+      res.end();
+    } else {
+      res.end(body);
+      deps.downloads.record(file.server_id, body.length);
+    }
+    return true;
+  }
+
   /** The body from memory (read into it on first use), or null when it is streamed instead. */
   async function keptBody(key: string, source: BodySource): Promise<Buffer | null> {
     if (!bodies?.keeps(source.size_bytes)) return null;
@@ -107,7 +145,7 @@ export function createFilePathHandler(deps: FilePathDeps) {
       return sendError(res, requestId, new DomainError("method_not_allowed", "Method not allowed"), { Allow: "GET, HEAD, OPTIONS" });
     }
     const url = parseFileUrl(req.url ?? "");
-    if (!url || !SERVER_ID.test(url.serverId) || !CATEGORY.test(url.category) || !FILENAME.test(url.filename)) {
+    if (!url || !isFilePath(url)) {
       return sendError(res, requestId, ERRORS.notFound());
     }
     const file = await findFileByPath(ctx.db, url.serverId, url.category, url.filename);
@@ -252,9 +290,11 @@ export function createFilePathHandler(deps: FilePathDeps) {
   return function handleFileRequest(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(req.headers["x-request-id"]);
-    res.once("finish", () =>
-      recordRequest(ctx, { requestId, method: req.method ?? "GET", route: FILE_ROUTE, url: req.url ?? "", status: res.statusCode, started, ip: deps.clientIp(req) }),
-    );
+    const finished = () =>
+      recordRequest(ctx, { requestId, method: req.method ?? "GET", route: FILE_ROUTE, url: req.url ?? "", status: res.statusCode, started, ip: deps.clientIp(req) });
+    // An answer from memory is handed to the socket whole by `end`, so it is recorded at once.
+    if (answerFromMemory(req, res, requestId)) return finished();
+    res.once("finish", finished);
     serve(req, res, requestId).catch((error: unknown) => {
       const unavailable = isDatabaseUnavailable(error) ? ERRORS.databaseUnavailable() : isStorageThrottled(error) ? ERRORS.storageUnavailable() : null;
       if (!res.headersSent && unavailable) {
@@ -267,6 +307,8 @@ export function createFilePathHandler(deps: FilePathDeps) {
     });
   };
 }
+
+const isFilePath = (url: FileUrl) => SERVER_ID.test(url.serverId) && CATEGORY.test(url.category) && FILENAME.test(url.filename);
 
 function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

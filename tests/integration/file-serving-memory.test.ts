@@ -93,6 +93,31 @@ describe("small files kept in memory (defaults)", () => {
     expect(fresh.status).toBe(304);
   });
 
+  it("answers plain GET, HEAD and revalidation from memory exactly as the full path does", async () => {
+    const bytes = Buffer.from("answered from memory ".repeat(30));
+    const file = await seedFile(server, asOwner(owner), { bytes, mimeType: "image/png", extension: "png" });
+    const etag = `"${file.sha256}"`;
+    // A query the file path ignores sends a request through the full path; without one, a kept file is answered from memory.
+    const full = `${filePath(file)}?v=1`;
+    await (await server.request(filePath(file))).arrayBuffer();
+    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== "date" && name !== "x-request-id");
+    const shapes: { name: string; init: RequestInit; status: number }[] = [
+      { name: "GET", init: {}, status: 200 },
+      { name: "HEAD", init: { method: "HEAD" }, status: 200 },
+      { name: "revalidation", init: { headers: { "If-None-Match": `W/"other", ${etag}` } }, status: 304 },
+      { name: "stale ETag", init: { headers: { "If-None-Match": '"other"' } }, status: 200 },
+      { name: "Last-Modified revalidation", init: { headers: { "If-Modified-Since": new Date(Date.now() + 60_000).toUTCString() } }, status: 304 },
+    ];
+    for (const shape of shapes) {
+      const fromMemory = await server.request(filePath(file), shape.init);
+      const fromFullPath = await server.request(full, shape.init);
+      expect([fromMemory.status, fromFullPath.status], shape.name).toEqual([shape.status, shape.status]);
+      expect(headersOf(fromMemory), shape.name).toEqual(headersOf(fromFullPath));
+      expect(Buffer.from(await fromMemory.arrayBuffer()).equals(Buffer.from(await fromFullPath.arrayBuffer())), shape.name).toBe(true);
+      expect(fromMemory.headers.get("x-request-id"), shape.name).toMatch(/[0-9a-f-]{36}/);
+    }
+  });
+
   it("serves the new bytes right after a delete and a new file at the same path", async () => {
     const filename = `${randomBytes(8).toString("hex")}.txt`;
     const old = await seedAt(server, owner, filename, Buffer.from("the old screenshot"));

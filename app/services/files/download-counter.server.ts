@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
+import { DAY_MS } from "~/lib/durations";
 
 const FLUSH_INTERVAL_MS = 5_000;
 
@@ -28,8 +29,16 @@ export class DownloadCounter extends PeriodicFlush {
     super(intervalMs);
   }
 
-  record(serverId: string, bytes: number, now = new Date()): void {
-    const day = now.toISOString().slice(0, 10);
+  /** The UTC day counts are gathered for, and when it ends (a date string per request would cost more than counting). */
+  private day = { text: "", endsAt: 0 };
+
+  record(serverId: string, bytes: number): void {
+    const now = Date.now();
+    if (now >= this.day.endsAt || now < this.day.endsAt - DAY_MS) {
+      const text = new Date(now).toISOString().slice(0, 10);
+      this.day = { text, endsAt: Date.parse(text) + DAY_MS };
+    }
+    const day = this.day.text;
     const key = `${serverId}|${day}`;
     const entry = this.pending.get(key);
     if (entry) {

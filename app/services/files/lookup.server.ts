@@ -112,6 +112,12 @@ export async function findFileByPath(
   return isLive(row) ? row : undefined;
 }
 
+/** The live file at this path key when its record is in memory now (seen in the last seconds), without waiting. */
+export function peekFileByPath(db: Db, key: string): ServedFileRecord | undefined {
+  const cached = cachesFor(db).records.get(key);
+  return cached && isLive(cached) ? cached : undefined;
+}
+
 export async function findFileById(db: Db, id: string): Promise<ServedFileRecord | undefined> {
   if (!isUuid(id)) return undefined;
   const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();

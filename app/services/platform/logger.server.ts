@@ -14,5 +14,5 @@ export function createLogger(level: string): Logger {
 const SECRET_PARAMS = /([?&](?:apiKey|api_key|api|token|key)=)[^&]*/gi;
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, "$1[redacted]");
+  return url.includes("?") ? url.replace(SECRET_PARAMS, "$1[redacted]") : url;
 }
