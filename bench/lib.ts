@@ -60,12 +60,16 @@ function parseWrk(output: string): Throughput {
   return { requestsPerSecond: rps, megabytesPerSecond: Number(transfer?.[1] ?? 0) * scale, tool: "wrk" };
 }
 
-/** Keep-alive GET throughput: wrk when installed, else a Node loop with the same connection count. */
-export async function measureThroughput(url: string, seconds: number, connections: number): Promise<Throughput> {
+/** Keep-alive GET throughput (with `headers` on every request): wrk when installed, else a Node loop with the same connection count. */
+export async function measureThroughput(url: string, seconds: number, connections: number, headers: Record<string, string> = {}): Promise<Throughput> {
   if (await hasBinary("wrk")) {
+    const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
     const output = await new Promise<string>((resolve, reject) =>
-      execFile("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      execFile("wrk", ["-t1", `-c${connections}`, `-d${seconds}s`, ...headerArgs, url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
     );
+    // wrk counts answers outside 2xx/3xx; a benchmark of errors would measure nothing.
+    const failed = /Non-2xx or 3xx responses:\s+(\d+)/.exec(output);
+    if (failed) throw new Error(`${url}: ${failed[1]} answers outside 2xx/3xx`);
     return parseWrk(output);
   }
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -76,7 +80,7 @@ export async function measureThroughput(url: string, seconds: number, connection
     while (Date.now() < deadline) {
       await new Promise<void>((resolve, reject) => {
         http
-          .get(url, { agent }, (res) => {
+          .get(url, { agent, headers }, (res) => {
             res.on("data", (chunk: Buffer) => (bytes += chunk.length));
             res.on("end", () => resolve());
           })
