@@ -71,7 +71,7 @@ describe("MP4 copies of videos", () => {
     expect((await fileRow(file.id))?.mp4_wanted_at).not.toBeNull();
     const before = await getAccountQuota(server.ctx.db, owner.userId);
 
-    // The instance's own job worker may claim the copy first; either way it is made once and appears.
+    // The instance's own job worker may claim the copy first; either way the copy appears and the request is cleared.
     await makeVideoCopies(server.ctx);
     await expect
       .poll(async () => Boolean((await copyRow(file.id)) && (await fileRow(file.id))?.mp4_wanted_at === null), { timeout: 60_000, interval: 200 })
