@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -30,6 +31,22 @@ async function read(key: string): Promise<Buffer> {
   const blob = await deps.blobs.get(key);
   if (!blob) throw new Error(`missing blob ${key}`);
   return buffer(blob.stream);
+}
+
+/** A VP9 WebM of solid colours, one after another, written as a recorder writes it: no duration, no cues. */
+function liveRecording(...segments: Array<[colour: string, seconds: number]>): Buffer {
+  const out = path.join(root, `recording-${randomBytes(4).toString("hex")}.webm`);
+  const inputs = segments.flatMap(([colour, seconds]) => ["-f", "lavfi", "-i", `color=c=${colour}:s=320x240:r=10:d=${seconds}`]);
+  const concat = `${segments.map((_, i) => `[${i}:v]`).join("")}concat=n=${segments.length}:v=1[v]`;
+  execFileSync("ffmpeg", ["-v", "error", ...inputs, "-filter_complex", concat, "-map", "[v]", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-f", "webm", "-live", "1", "-y", out]);
+  return fs.readFileSync(out);
+}
+
+/** Which of red, green and blue an image is mostly made of. */
+async function dominantChannel(image: Buffer): Promise<string> {
+  const { channels } = await sharp(image).stats();
+  const means = channels.slice(0, 3).map((channel) => channel.mean);
+  return ["red", "green", "blue"][means.indexOf(Math.max(...means))];
 }
 
 async function keys(): Promise<string[]> {
@@ -162,6 +179,22 @@ describe("video and audio at upload", () => {
     ]);
     const poster = await sharp(await read(result.variants[0].storage_key)).metadata();
     expect(poster.format).toBe("webp");
+  });
+
+  it("takes the poster of a recording without a duration a second in, and of a shorter one its first frame", async () => {
+    // Red for half a second, then blue: a poster a second in is blue, the first frame red.
+    const result = await processUploadedMedia(deps, await store(liveRecording(["red", 0.5], ["blue", 2.5]), "video/webm", "webm"), settings);
+    expect(result.durationMs).toBeGreaterThanOrEqual(2900);
+    expect(await dominantChannel(await read(result.variants[0].storage_key))).toBe("blue");
+
+    const short = await processUploadedMedia(deps, await store(liveRecording(["red", 0.5]), "video/webm", "webm"), settings);
+    expect(short.durationMs).toBeLessThan(1000);
+    expect(short.variants.map((v) => [v.variant, v.width, v.height])).toEqual([
+      ["poster.webp", 320, 240],
+      ["poster-w320_h0_inside_q80.webp", 320, 240],
+    ]);
+    expect(await dominantChannel(await read(short.variants[0].storage_key))).toBe("red");
+    expect(short.thumbhash).toBeTruthy();
   });
 
   it("records the duration of audio and draws its waveform", async () => {

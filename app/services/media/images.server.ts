@@ -1,4 +1,4 @@
-import sharp, { type FitEnum, type Metadata, type Sharp } from "sharp";
+import sharp, { type FitEnum, type Metadata, type Sharp, type SharpOptions } from "sharp";
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 
@@ -10,8 +10,20 @@ export interface ImageLimits {
   maxFrames: number;
 }
 
-/** A file path (disk store) or the bytes (S3). */
+/** Decoded 8-bit RGB pixels, row after row: a video frame as ffmpeg hands it over. */
+export interface RawFrame {
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A stored image: its file path (disk store) or its bytes (S3). */
 export type ImageSource = string | Buffer;
+
+function openImage(source: ImageSource | RawFrame, options: SharpOptions): Sharp {
+  if (typeof source === "string" || Buffer.isBuffer(source)) return sharp(source, options);
+  return sharp(source.pixels, { ...options, raw: { width: source.width, height: source.height, channels: 3 } });
+}
 
 export interface ImageInfo {
   format: string;
@@ -76,7 +88,7 @@ const megapixels = (pixels: number) => Math.round(pixels / 100_000) / 10;
 export async function inspectImage(source: ImageSource, limits: ImageLimits): Promise<ImageInfo> {
   let meta: Metadata;
   try {
-    meta = await sharp(source, { limitInputPixels: false }).metadata();
+    meta = await openImage(source, { limitInputPixels: false }).metadata();
   } catch {
     throw new DomainError("invalid_image", "The file is not a readable image");
   }
@@ -138,10 +150,10 @@ function decodeFailure(error: unknown): DomainError {
  * Decodes the first frame, applies the EXIF orientation, resizes and encodes. Output carries
  * no metadata at all (sharp writes none unless asked), so derivatives never leak EXIF or GPS.
  */
-export function encodeImage(source: ImageSource, options: EncodeOptions, limits: ImageLimits): Promise<EncodedImage> {
+export function encodeImage(source: ImageSource | RawFrame, options: EncodeOptions, limits: ImageLimits): Promise<EncodedImage> {
   return withImageSlot(async () => {
     try {
-      let pipeline = sharp(source, { limitInputPixels: limits.maxPixels, failOn: "error", pages: 1 }).autoOrient();
+      let pipeline = openImage(source, { limitInputPixels: limits.maxPixels, failOn: "error", pages: 1 }).autoOrient();
       if (options.width || options.height) {
         pipeline = pipeline.resize({
           width: options.width,

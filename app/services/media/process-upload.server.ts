@@ -75,6 +75,12 @@ const CONVERTIBLE = new Set(["image/png", "image/jpeg"]);
  */
 export const UPLOAD_WEBP: EncodeOptions = { format: "webp", quality: 88, effort: 2, smartSubsample: false };
 
+/**
+ * A video's poster: quality 82 at effort 2. Video frames are 4:2:0, their colour already at half
+ * resolution, so sharp YUV has nothing to keep (it cost ~250 ms of a 720p poster's ~300 ms).
+ */
+const POSTER_WEBP: EncodeOptions = { format: "webp", quality: 82, effort: 2, smartSubsample: false };
+
 function withExtension(name: string, extension: string): string {
   return name.replace(/(\.[A-Za-z0-9]{1,8})?$/, `.${extension}`);
 }
@@ -182,6 +188,14 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
       withTempDir(async (dir) => {
         let probe = await probeMedia(tools, original, upload.mimeType);
         if (!probe) return details;
+        const limits = imageLimits(deps.config);
+        // The poster frame is read from the original while a remux runs: the remux copies the same
+        // packets. The no-op catch keeps a failure from going unhandled before it is awaited below.
+        const posterFrame =
+          probe.hasVideo && (probe.width ?? 0) * (probe.height ?? 0) <= limits.maxPixels
+            ? extractPosterFrame(tools, original, upload.mimeType, probe.durationMs)
+            : null;
+        posterFrame?.catch(() => undefined);
         let file = original;
         let stored: StoredUpload = upload;
         const needsDuration = probe.durationMs === null && Boolean(remuxMuxerFor(upload.mimeType));
@@ -196,7 +210,6 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
           }
         }
         details = { ...stored, width: probe.width, height: probe.height, durationMs: probe.durationMs, variants: [], metadataStripped, thumbhash: null };
-        const limits = imageLimits(deps.config);
         if (!probe.hasVideo && probe.streams.includes("audio")) {
           const waveform = await makeWaveform(tools, file, upload.mimeType);
           if (!waveform) return details;
@@ -204,13 +217,11 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
           written.push(variant.storage_key);
           return { ...details, variants: [variant] };
         }
-        if (!probe.hasVideo || (probe.width ?? 0) * (probe.height ?? 0) > limits.maxPixels) return details;
-        const frame = await extractPosterFrame(tools, file, upload.mimeType, probe.durationMs);
+        const frame = await posterFrame;
         if (!frame) return details;
-        const poster = await encodeImage(frame, { format: "webp", quality: 82, smartSubsample: true }, limits);
+        const [poster, thumb] = await Promise.all([encodeImage(frame, POSTER_WEBP, limits), encodeImage(frame, THUMBNAIL_SPEC, limits)]);
         const posterVariant = await storeDerivative(deps.blobs, upload.storageKey, POSTER_VARIANT, poster);
         written.push(posterVariant.storage_key);
-        const thumb = await encodeImage(poster.data, THUMBNAIL_SPEC, limits);
         const thumbVariant = await storeDerivative(deps.blobs, upload.storageKey, variantName(THUMBNAIL_SPEC, "poster"), thumb);
         written.push(thumbVariant.storage_key);
         return { ...details, variants: [posterVariant, thumbVariant], thumbhash: await computeThumbHash(thumb.data) };

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import type { RawFrame } from "~/services/media/images.server";
 
 const TIMEOUT_MS = 20_000;
 
@@ -108,25 +109,45 @@ export async function probeMedia(tools: MediaTools, file: string, mimeType: stri
   };
 }
 
-/** One frame as PNG bytes, from a second in (or a third of the way into shorter clips). */
-export async function extractPosterFrame(tools: MediaTools, file: string, mimeType: string, durationMs: number | null): Promise<Buffer | null> {
+/**
+ * One frame's pixels, from a second in (or a third of the way into shorter clips; a second in when
+ * the duration is not known yet, and the first frame if the clip proves shorter). ffmpeg hands the
+ * frame over as PPM — a short header and the pixels — rather than PNG, which it would compress
+ * only for sharp to decompress.
+ */
+export async function extractPosterFrame(tools: MediaTools, file: string, mimeType: string, durationMs: number | null): Promise<RawFrame | null> {
   const demuxer = demuxerFor(mimeType);
   if (!demuxer || !(await toolAvailable(tools.ffmpegPath))) return null;
-  const at = durationMs ? Math.min(1, durationMs / 3000) : 0;
-  const png = await run(tools.ffmpegPath, [
-    "-v", "error",
-    "-nostdin",
-    ...INPUT_GUARD,
-    "-f", demuxer,
-    "-ss", at.toFixed(3),
-    "-i", file,
-    "-frames:v", "1",
-    "-an",
-    "-f", "image2pipe",
-    "-c:v", "png",
-    "pipe:1",
-  ]);
-  return png.length > 0 ? png : null;
+  const at = durationMs === null ? 1 : Math.min(1, durationMs / 3000);
+  const frameAt = (seconds: number) =>
+    run(tools.ffmpegPath, [
+      "-v", "error",
+      "-nostdin",
+      ...INPUT_GUARD,
+      "-f", demuxer,
+      "-ss", seconds.toFixed(3),
+      "-i", file,
+      "-frames:v", "1",
+      "-an",
+      "-f", "image2pipe",
+      "-c:v", "ppm",
+      "-pix_fmt", "rgb24",
+      "pipe:1",
+    ]);
+  let ppm = await frameAt(at);
+  if (ppm.length === 0 && at > 0) ppm = await frameAt(0);
+  return parsePpm(ppm);
+}
+
+/** A binary PPM (P6, 8 bits per sample) as raw RGB; null for anything else. */
+export function parsePpm(bytes: Buffer): RawFrame | null {
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.subarray(0, 40).toString("latin1"));
+  if (!header) return null;
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const start = header[0].length;
+  if (width === 0 || height === 0 || bytes.length - start !== width * height * 3) return null;
+  return { pixels: bytes.subarray(start), width, height };
 }
 
 /** A 3 s, 320 px, 10 fps animated WebP from the clip's start, for the gallery's hover preview. */
