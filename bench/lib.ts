@@ -95,6 +95,21 @@ export async function measureThroughput(url: string, seconds: number, connection
 }
 
 /**
+ * Keep-alive HEAD requests from ApacheBench (`ab -k -i`), a C load generator like wrk that, unlike
+ * wrk, reads a HEAD answer without waiting for the body its Content-Length announces.
+ */
+export async function measureHeads(url: string, seconds: number, connections: number): Promise<{ requestsPerSecond: number }> {
+  const output = await new Promise<string>((resolve, reject) =>
+    // -n caps the count; -t ends the run first.
+    execFile("ab", ["-q", "-k", "-i", "-c", String(connections), "-t", String(seconds), "-n", "100000000", url], (error, stdout) => (error ? reject(error) : resolve(stdout))),
+  );
+  const failed = Number(/Failed requests:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  if (failed || non2xx) throw new Error(`${url}: ${failed} failed and ${non2xx} non-2xx HEAD answers`);
+  return { requestsPerSecond: Number(/Requests per second:\s+([\d.]+)/.exec(output)?.[1] ?? 0) };
+}
+
+/**
  * Keep-alive requests of one method with fixed headers from a Node loop (HEAD, or a GET revalidation
  * with If-None-Match); requests per second and the statuses seen.
  */

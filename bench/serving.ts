@@ -2,7 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { execFileSync, spawn } from "node:child_process";
-import { hasBinary, measureRequests, measureThroughput, median, percentile, processCpuMs, round, type Throughput } from "./lib.ts";
+import { hasBinary, measureHeads, measureRequests, measureThroughput, median, percentile, processCpuMs, round, type Throughput } from "./lib.ts";
 
 export interface ServingTargets {
   stashPort: number;
@@ -190,7 +190,7 @@ export async function benchTransforms(stashPort: number, stashPid: number, shots
 
 export interface RevalidationResult {
   kind: "HEAD" | "304";
-  /** The load generator: wrk for the 304 when installed; a Node loop for HEAD (wrk waits for a HEAD answer's body). */
+  /** The load generator: wrk for the 304 and ApacheBench for HEAD when installed (wrk waits for a HEAD answer's body), else a Node loop. */
   tool: string;
   stashCpuUs: number;
   nginxCpuUs: number;
@@ -200,9 +200,9 @@ export interface RevalidationResult {
 
 /**
  * The requests a CDN answers most once browsers have a file: HEAD and a GET revalidated with its
- * ETag (304), on the 10 KB file, Stash against nginx, keep-alive. wrk drives the 304s when installed:
- * a Node loop on the same cores takes CPU from the servers it measures. HEAD stays on the Node loop,
- * as wrk waits for the body a HEAD answer's Content-Length announces. CPU per request is the server
+ * ETag (304), on the 10 KB file, Stash against nginx, keep-alive. wrk drives the 304s and ApacheBench
+ * (`ab -k -i`) the HEADs when installed: a Node loop on the same cores takes CPU from the servers it
+ * measures. wrk cannot drive HEAD: it waits for the body a HEAD answer's Content-Length announces. CPU per request is the server
  * process's (nginx: its worker's), the median of `rounds` interleaved runs.
  */
 export async function benchRevalidation(targets: ServingTargets, nginx: { port: number; pid: number }, seconds: number, connections: number, rounds: number): Promise<RevalidationResult[]> {
@@ -214,6 +214,7 @@ export async function benchRevalidation(targets: ServingTargets, nginx: { port: 
   };
   const results: RevalidationResult[] = [];
   const wrk = await hasBinary("wrk");
+  const ab = await hasBinary("ab");
   for (const kind of ["HEAD", "304"] as const) {
     const cpu = { stash: [] as number[], nginx: [] as number[] };
     const rate = { stash: [] as number[], nginx: [] as number[] };
@@ -227,6 +228,8 @@ export async function benchRevalidation(targets: ServingTargets, nginx: { port: 
         let requestsPerSecond: number;
         if (kind === "304" && wrk) {
           requestsPerSecond = (await measureThroughput(urls[name], seconds, connections, options.headers)).requestsPerSecond;
+        } else if (kind === "HEAD" && ab) {
+          requestsPerSecond = (await measureHeads(urls[name], seconds, connections)).requestsPerSecond;
         } else {
           const run = await measureRequests(urls[name], seconds, connections, options);
           if (Object.keys(run.statuses).some((status) => Number(status) !== expected)) throw new Error(`${name} ${kind}: statuses ${JSON.stringify(run.statuses)}`);
@@ -238,7 +241,7 @@ export async function benchRevalidation(targets: ServingTargets, nginx: { port: 
     }
     results.push({
       kind,
-      tool: kind === "304" && wrk ? "wrk" : "Node loop",
+      tool: kind === "304" && wrk ? "wrk" : kind === "HEAD" && ab ? "ApacheBench" : "Node loop",
       stashCpuUs: round(median(cpu.stash), 0),
       nginxCpuUs: round(median(cpu.nginx), 0),
       stashPerSecond: round(median(rate.stash), 0),
