@@ -191,10 +191,9 @@ async function processAudioVideo(deps: MediaDeps, upload: StoredUpload, settings
         const limits = imageLimits(deps.config);
         // The poster frame is read from the original while a remux runs: the remux copies the same
         // packets. The no-op catch keeps a failure from going unhandled before it is awaited below.
+        const framePixels = (probe.width ?? 0) * (probe.height ?? 0);
         const posterFrame =
-          probe.hasVideo && (probe.width ?? 0) * (probe.height ?? 0) <= limits.maxPixels
-            ? extractPosterFrame(tools, original, upload.mimeType, probe.durationMs)
-            : null;
+          probe.hasVideo && framePixels <= limits.maxPixels ? extractPosterFrame(tools, original, upload.mimeType, probe.durationMs, framePixels) : null;
         posterFrame?.catch(() => undefined);
         let file = original;
         let stored: StoredUpload = upload;

@@ -113,9 +113,9 @@ export async function probeMedia(tools: MediaTools, file: string, mimeType: stri
  * One frame's pixels, from a second in (or a third of the way into shorter clips; a second in when
  * the duration is not known yet, and the first frame if the clip proves shorter). ffmpeg hands the
  * frame over as PPM — a short header and the pixels — rather than PNG, which it would compress
- * only for sharp to decompress.
+ * only for sharp to decompress. `pixels` (the probe's width × height) bounds what it may hand over.
  */
-export async function extractPosterFrame(tools: MediaTools, file: string, mimeType: string, durationMs: number | null): Promise<RawFrame | null> {
+export async function extractPosterFrame(tools: MediaTools, file: string, mimeType: string, durationMs: number | null, pixels: number): Promise<RawFrame | null> {
   const demuxer = demuxerFor(mimeType);
   if (!demuxer || !(await toolAvailable(tools.ffmpegPath))) return null;
   const at = durationMs === null ? 1 : Math.min(1, durationMs / 3000);
@@ -133,14 +133,14 @@ export async function extractPosterFrame(tools: MediaTools, file: string, mimeTy
       "-c:v", "ppm",
       "-pix_fmt", "rgb24",
       "pipe:1",
-    ]);
+    ], pixels * 3 + 64);
   let ppm = await frameAt(at);
   if (ppm.length === 0 && at > 0) ppm = await frameAt(0);
   return parsePpm(ppm);
 }
 
 /** A binary PPM (P6, 8 bits per sample) as raw RGB; null for anything else. */
-export function parsePpm(bytes: Buffer): RawFrame | null {
+function parsePpm(bytes: Buffer): RawFrame | null {
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.subarray(0, 40).toString("latin1"));
   if (!header) return null;
   const width = Number(header[1]);
