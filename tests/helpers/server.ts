@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { startServer, type StartedServer } from "../../server.ts";
 import { createTestDatabase } from "./test-db.ts";
@@ -65,4 +66,21 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until no run of the named background jobs is queued or running for this server. Every
+ * instance runs its jobs once at start (and then on their schedules); a test that calls a job's work
+ * itself, on data it has just aged, would otherwise race the server's own run.
+ */
+export async function backgroundJobsIdle(server: TestServer, ...names: string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { rows } = await sql<{ runs: number }>`
+      SELECT count(*)::int AS runs FROM pgboss.job
+      WHERE name IN (${sql.join(names)}) AND state::text IN ('created', 'retry', 'active')`.execute(server.ctx.db);
+    if (rows[0].runs === 0) return;
+    if (Date.now() > deadline) throw new Error(`background jobs ${names.join(", ")} still queued or running after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -8,21 +8,7 @@ import { postForm, type SignedInUser } from "../helpers/auth.ts";
 import { jsonPost as json, ownerWithLogKey } from "../helpers/logs.ts";
 import { test } from "../helpers/fixtures.ts";
 import { keepAliveClient } from "../helpers/keep-alive-client.ts";
-import type { TestServer } from "../helpers/server.ts";
-
-/**
- * Waits until no run of the session purge is queued or running: that job (run at every start, and
- * hourly) also drops log partitions past retention, and it would race a test that makes old ones.
- */
-async function sessionPurgeIdle(server: TestServer) {
-  const pending = async () =>
-    (
-      await sql<{ runs: number }>`
-        SELECT count(*)::int AS runs FROM pgboss.job
-        WHERE name = ${BACKGROUND_JOBS.sessionPurge} AND state::text IN ('created', 'retry', 'active')`.execute(server.ctx.db)
-    ).rows[0].runs;
-  await expect.poll(pending, { timeout: 30_000, interval: 100 }).toBe(0);
-}
+import { backgroundJobsIdle, type TestServer } from "../helpers/server.ts";
 
 async function searchPage(server: TestServer, who: SignedInUser, query: string) {
   const html = (await (await server.request(`/logs?${query}`, { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
@@ -157,7 +143,8 @@ describe("logs", () => {
       .where("servers.name", "=", "Retention RP")
       .executeTakeFirstOrThrow();
     expect(dataset.retention_days).toBe(7);
-    await sessionPurgeIdle(server);
+    // The session purge also drops log partitions past retention: the server's own run must not race this one.
+    await backgroundJobsIdle(server, BACKGROUND_JOBS.sessionPurge);
     const now = new Date();
     const old = new Date(now.getTime() - 20 * 86_400_000);
     const recent = new Date(now.getTime() - 3 * 86_400_000);
