@@ -202,8 +202,8 @@ export interface RevalidationResult {
  * The requests a CDN answers most once browsers have a file: HEAD and a GET revalidated with its
  * ETag (304), on the 10 KB file, Stash against nginx, keep-alive. wrk drives the 304s and ApacheBench
  * (`ab -k -i`) the HEADs when installed: a Node loop on the same cores takes CPU from the servers it
- * measures. wrk cannot drive HEAD: it waits for the body a HEAD answer's Content-Length announces. CPU per request is the server
- * process's (nginx: its worker's), the median of `rounds` interleaved runs.
+ * measures. wrk cannot drive HEAD: it waits for the body a HEAD answer's Content-Length announces.
+ * CPU per request is the server process's (nginx: its worker's), the median of `rounds` interleaved runs.
  */
 export async function benchRevalidation(targets: ServingTargets, nginx: { port: number; pid: number }, seconds: number, connections: number, rounds: number): Promise<RevalidationResult[]> {
   const urls = { stash: `http://127.0.0.1:${targets.stashPort}${targets.small.url}`, nginx: `http://127.0.0.1:${nginx.port}/${targets.small.key}` };

@@ -52,6 +52,23 @@ export function testClip(kind: "webm" | "mp4", seconds = 2, size = "320x240"): B
   }
 }
 
+/**
+ * A 320×240 VP9 WebM of solid colours, one after another, written as a recorder writes it while
+ * recording (no duration, no cues), e.g. `liveRecording(["red", 0.5], ["blue", 2.5])`.
+ */
+export function liveRecording(...segments: Array<[colour: string, seconds: number]>): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-recording-"));
+  const out = path.join(dir, "recording.webm");
+  const inputs = segments.flatMap(([colour, seconds]) => ["-f", "lavfi", "-i", `color=c=${colour}:s=320x240:r=10:d=${seconds}`]);
+  const concat = `${segments.map((_, i) => `[${i}:v]`).join("")}concat=n=${segments.length}:v=1[v]`;
+  try {
+    execFileSync("ffmpeg", ["-v", "error", ...inputs, "-filter_complex", concat, "-map", "[v]", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-f", "webm", "-live", "1", "-y", out]);
+    return fs.readFileSync(out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export type AudioFormat = "ogg" | "webm" | "mp3" | "wav" | "m4a" | "aac";
 
 const AUDIO_ENCODERS: Record<AudioFormat, string[]> = {

@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,7 +13,7 @@ import { ERROR_STATUS } from "../../app/http/api-response.server.ts";
 import { processUploadedMedia, type MediaDeps, type StoredUpload } from "../../app/services/media/process-upload.server.ts";
 import { DiskBlobStore } from "../../storage/disk.ts";
 import { gameScreenshot, photoWithGps, ssim } from "../helpers/images.ts";
-import { gifWithFrames, pngBomb, testClip, testTone } from "../helpers/media-fixtures.ts";
+import { gifWithFrames, liveRecording, pngBomb, testClip, testTone } from "../helpers/media-fixtures.ts";
 
 let root: string;
 let deps: MediaDeps;
@@ -31,15 +30,6 @@ async function read(key: string): Promise<Buffer> {
   const blob = await deps.blobs.get(key);
   if (!blob) throw new Error(`missing blob ${key}`);
   return buffer(blob.stream);
-}
-
-/** A VP9 WebM of solid colours, one after another, written as a recorder writes it: no duration, no cues. */
-function liveRecording(...segments: Array<[colour: string, seconds: number]>): Buffer {
-  const out = path.join(root, `recording-${randomBytes(4).toString("hex")}.webm`);
-  const inputs = segments.flatMap(([colour, seconds]) => ["-f", "lavfi", "-i", `color=c=${colour}:s=320x240:r=10:d=${seconds}`]);
-  const concat = `${segments.map((_, i) => `[${i}:v]`).join("")}concat=n=${segments.length}:v=1[v]`;
-  execFileSync("ffmpeg", ["-v", "error", ...inputs, "-filter_complex", concat, "-map", "[v]", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-f", "webm", "-live", "1", "-y", out]);
-  return fs.readFileSync(out);
 }
 
 /** Which of red, green and blue an image is mostly made of. */
