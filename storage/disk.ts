@@ -7,11 +7,15 @@ import { pipeline } from "node:stream/promises";
 import {
   assertValidKey,
   MeasuringStream,
+  chunksOf,
+  isHeldBytes,
   putBytes,
+  sizeOf,
   type BlobBody,
   type BlobInfo,
   type BlobStore,
   type BlobStream,
+  type HeldBytes,
   type ByteRange,
   type ListedBlob,
   type PutOptions,
@@ -39,6 +43,20 @@ async function writeStream(temp: string, body: Readable | AsyncIterable<Uint8Arr
   const source = body instanceof Readable ? body : Readable.from(body);
   await pipeline(source, measure, fs.createWriteStream(temp, { flags: "wx", mode: BLOB_MODE, flush: true }));
   return measure.result();
+}
+
+/** Bytes in memory with one write (the chunks as they are, `writev`) and its fsync. */
+async function writeHeld(temp: string, body: HeldBytes): Promise<void> {
+  const chunks = chunksOf(body);
+  const handle = await fsp.open(temp, "wx", BLOB_MODE);
+  try {
+    const { bytesWritten } = await handle.writev(chunks);
+    // A short write means the volume is filling up: the rest goes through writeFile, which reports ENOSPC.
+    if (bytesWritten < sizeOf(body)) await handle.writeFile(Buffer.concat(chunks).subarray(bytesWritten));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -81,10 +99,7 @@ export class DiskBlobStore implements BlobStore {
     const target = this.localPath(key);
     const temp = path.join(this.tempRoot, `${Date.now()}-${randomBytes(8).toString("hex")}`);
     try {
-      const result = Buffer.isBuffer(body)
-        ? // One write and its fsync (`flush`).
-          await putBytes(body, options.maxBytes, () => fsp.writeFile(temp, body, { flag: "wx", mode: BLOB_MODE, flush: true }))
-        : await writeStream(temp, body, options.maxBytes);
+      const result = isHeldBytes(body) ? await putBytes(body, options.maxBytes, () => writeHeld(temp, body)) : await writeStream(temp, body, options.maxBytes);
       await moveIntoPlace(temp, target);
       return result;
     } catch (error) {

@@ -78,10 +78,12 @@ describe.each(adapters)("BlobStore contract: %s", (_name, make) => {
   });
 
   it("stores bytes held in memory, small and large, and reports their size and sha256", async () => {
-    // 1 KB is hashed on the event loop, 300 KB on the thread pool.
-    for (const body of [randomBytes(1000), randomBytes(300_000)]) {
+    // A tiny file, one of a screenshot's size, and one held as the network chunks it arrived in.
+    const arrived = [randomBytes(65_536), randomBytes(1), randomBytes(250_000)];
+    for (const held of [randomBytes(1000), randomBytes(300_000), arrived]) {
+      const body = Buffer.isBuffer(held) ? held : Buffer.concat(held);
       const key = `${ns()}/new-dir/held.bin`;
-      const result = await store.put(key, body, { contentType: "application/octet-stream" });
+      const result = await store.put(key, held, { contentType: "application/octet-stream" });
       expect(result).toEqual({ size: body.length, sha256: createHash("sha256").update(body).digest("hex") });
       const got = await store.get(key);
       const chunks: Buffer[] = [];

@@ -99,6 +99,17 @@ describe.skipIf(!canMountTmpfs())("a full disk (a small tmpfs as the data direct
     expect(health.status).toBe(200);
   });
 
+  it("refuses a voice note held in memory (under 1 MiB) that does not fit the same way", async () => {
+    fillLeaving(256 * 1024);
+    const note = form([{ field: "file", data: testAudio("wav", 5), filename: "short-note.wav", type: "audio/wav" }]);
+    const res = await client.request("/api/upload", { headers: { "x-api-key": account.key }, body: note });
+    expect(res.status).toBe(507);
+    expect(await res.json()).toMatchObject({ success: false, code: "insufficient_storage" });
+    await expectNothingKept(server, account);
+    expect(fs.readdirSync(path.join(mount, "data", "files", ".tmp"))).toEqual([]);
+    expect((await client.request("/api/health")).status).toBe(200);
+  });
+
   it("reports the full volume on /api/health and stores again once space is freed", async () => {
     fillLeaving(0);
     const health = await server.request("/api/health");

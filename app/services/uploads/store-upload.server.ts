@@ -218,7 +218,9 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   if (readWhole && !read.done) read = await readAtLeast(iterator, chunks, read.held, Math.min(BUFFERED_UPLOAD_BYTES, target.maxBytes) + 1).catch(refuse);
   const filename = target.forced?.filename ?? newStoredName(type.ext);
   const storageKey = `${target.serverId}/${category}/${filename}`;
-  const bytes = read.done ? Buffer.concat(chunks, read.held) : null;
+  // Held as the chunks they arrived in: stored with one write, and copied into one buffer only by
+  // processing that needs one (images, a PDF rewrite), not for every upload (decision record 088).
+  const bytes: StoredBytes = read.done ? chunks : null;
   let put;
   try {
     put = await ctx.blobs.put(storageKey, bytes ?? prepend(chunks, iterator), { maxBytes: target.maxBytes, contentType: type.mime });
