@@ -147,7 +147,7 @@ try {
         { port: stash.info.port, pid: stash.info.pid, uploadKeys: stash.info.uploadKeys },
         { port: reference.info.port, pid: reference.process.pid! },
         { webp, pdf },
-        seconds,
+        { seconds, rounds: 3, warmSeconds: 8 },
       );
     } finally {
       await reference.stop();
@@ -326,13 +326,13 @@ function render(): string {
     lines.push(
       "## Small uploads (the game workload): Stash on PostgreSQL vs bare Node + busboy (fsync per file, same sharp work for images)",
       "",
-      "Keep-alive clients post the same file for the run's seconds, keys spread over 40 servers so the per-server rate limit stays out of the way.",
+      `Keep-alive clients post the same file for ${seconds} s per run, keys spread over 100 servers so the per-server rate limit stays out of the way. Per file, both servers first take 8 s of the same load at 8 clients (V8 optimises Stash's per-request code over its first few thousand uploads; an instance in service is past that); then ${results.smallUploads[0]?.rounds ?? 3} rounds of each, side by side. Uploads/s, p99 and CPU are medians of the rounds; the ratio is the median of the rounds' ratios (lowest–highest in brackets), and the verdict is on it.`,
       "",
       "| file | clients | Stash uploads/s | reference uploads/s | Stash ÷ reference | p99 ms Stash / reference | CPU ms per upload Stash / reference | budget |",
       "|---|---|---|---|---|---|---|---|",
       ...results.smallUploads.map(
         (r) =>
-          `| ${r.file} | ${r.concurrency} | ${r.stash.perSecond} | ${r.reference.perSecond} | ${r.ratio} | ${r.stash.p99Ms} / ${r.reference.p99Ms} | ${r.stash.cpuMsPerUpload} / ${r.reference.cpuMsPerUpload} | ≥ ${r.budget}×: ${r.ratio >= r.budget ? "meets" : "**misses**"} |`,
+          `| ${r.file} | ${r.concurrency} | ${r.stash.perSecond} | ${r.reference.perSecond} | ${r.ratio} (${r.ratioRange[0]}–${r.ratioRange[1]}) | ${r.stash.p99Ms} / ${r.reference.p99Ms} | ${r.stash.cpuMsPerUpload} / ${r.reference.cpuMsPerUpload} | ≥ ${r.budget}×: ${r.ratio >= r.budget ? "meets" : "**misses**"} |`,
       ),
       "",
     );
