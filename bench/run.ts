@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every budget of DESIGN.md "Performance budgets", each against a reference
- * measured in the same run, then bench/RESULTS.md. Bounded: about 5–8 minutes on 2 cores.
+ * measured in the same run, then bench/RESULTS.md. Bounded: about 12–15 minutes on 2 cores.
  * BENCH_SECONDS (per wrk run, default 4), BENCH_ROUNDS (interleaved /f/ rounds, default 4),
  * BENCH_SKIP=serving,transforms,uploads,small-uploads,search,logs,webp,video.
  */

@@ -100,7 +100,7 @@ export async function benchSmallUploads(
     await drive(reference.port, reference.pid, [], body, 8, options.warmSeconds);
     for (const concurrency of [1, 8]) {
       const measured: { stash: Measured; reference: Measured; ratio: number }[] = [];
-      for (let round = 0; round < options.rounds; round++) {
+      for (let pass = 0; pass < options.rounds; pass++) {
         const s = await drive(stash.port, stash.pid, stash.uploadKeys, body, concurrency, options.seconds);
         const r = await drive(reference.port, reference.pid, [], body, concurrency, options.seconds);
         measured.push({ stash: s, reference: r, ratio: s.perSecond / r.perSecond });
