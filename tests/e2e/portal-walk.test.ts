@@ -134,7 +134,10 @@ describe("the portal walked as an owner, at 1366 and 375 px", () => {
         await expect.poll(() => toast(page, "Visibility updated").isVisible()).toBe(true);
         expect(await visibleToasts(page).count()).toBe(1);
         await expect.poll(async () => (await fetch(fileUrl)).status).toBe(404);
+        // The page shows the new state once the action is done; only then is /f/ asked (a loaded
+        // machine takes longer than a poll's second to get there).
         await page.getByRole("button", { name: "Make public" }).click();
+        await page.getByRole("button", { name: "Make private" }).waitFor();
         await expect.poll(async () => (await fetch(fileUrl)).status).toBe(200);
         expect(await visibleToasts(page).count()).toBe(1);
       } finally {
