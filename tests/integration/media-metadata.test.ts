@@ -13,7 +13,7 @@ import { PDFDocument } from "pdf-lib";
 import sharp from "sharp";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
-import { photoWithGps } from "../helpers/images.ts";
+import { gameScreenshot, photoWithGps } from "../helpers/images.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
 
@@ -139,13 +139,18 @@ describe("personal metadata in photos and PDFs", () => {
   it("an authored PDF is rewritten without author, producer, title and XMP; its pages stay", async () => {
     const account = await seedAccount(server.ctx, { server: { allowedFileTypes: ["pdf"] } });
     const doc = await PDFDocument.create();
-    doc.addPage([300, 200]).drawText("Incident report 4411", { x: 20, y: 150, size: 14 });
+    const page = doc.addPage([640, 480]);
+    page.drawText("Incident report 4411", { x: 20, y: 450, size: 14 });
+    // An MDT export with its screenshot: a few hundred KB, so the upload arrives in many network chunks
+    // that the rewrite has to join (and whose last ones hold the cross-reference).
+    page.drawImage(await doc.embedPng(await gameScreenshot(640, 360, 4, "png")), { x: 0, y: 60, width: 640, height: 360 });
     doc.setAuthor("Officer Jane Smith");
     doc.setProducer("LSPD MDT 2.3");
     doc.setTitle("Case 4411 - Grove Street");
     doc.setCreator("mdt-exporter");
     const authored = Buffer.from(await doc.save());
     expect((await PDFDocument.load(authored)).getAuthor()).toBe("Officer Jane Smith");
+    expect(authored.length).toBeGreaterThan(200 * 1024);
 
     const body = await upload(account, authored, "report.pdf", "application/pdf");
     expect(body.metadata_stripped).toEqual(expect.arrayContaining(["author", "producer", "title", "creator"]));
