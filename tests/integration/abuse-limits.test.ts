@@ -7,7 +7,7 @@ import { describe, expect } from "vitest";
 import { API_RATE_LIMITS, FAILED_KEY_ATTEMPTS } from "../../app/lib/api-limits.ts";
 import { AUTH_LIMITS } from "../../app/services/accounts/sign-in-limits.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
-import { createTestUser, postForm } from "../helpers/auth.ts";
+import { createTestUser, postForm, signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
@@ -90,5 +90,89 @@ describe("failed API keys, per address", { timeout: 120_000 }, () => {
     expect(await bad.json()).toMatchObject({ code: "rate_limited" });
     // A valid key's calls are not failures: the per-server budget is what applies to them.
     expect(search.headers.get("ratelimit-limit")).toBe(String(API_RATE_LIMITS.free.requestsPerMinute));
+  });
+
+  test("lets keys and webhook URLs made after the budget ran out work from that address at once", async ({ server }) => {
+    const owner = await signUpAndSignIn(server);
+    const createServer = await postForm(
+      server,
+      "/servers.data",
+      { name: "Paleto Bay RP", description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: ["png", "webp"] },
+      { cookie: owner.cookie },
+    );
+    expect(createServer.status).toBe(200);
+    const ownServer = await server.ctx.db.selectFrom("servers").select(["id", "webhook_secret"]).where("team_id", "=", owner.user.id).executeTakeFirstOrThrow();
+    const search = (key: string) => server.request("/api/search", { headers: { ...from(city), "x-api-key": key } });
+
+    // The script API's key manager (JSON), a create and a regenerate.
+    const json = await server.request("/api/keys", {
+      method: "POST",
+      headers: { Cookie: owner.cookie, Origin: server.url, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "new phone key", server_id: ownServer.id }),
+    });
+    expect(json.status).toBe(201);
+    const created = (await json.json()) as { api_key: string; data: { id: string } };
+    expect((await search(created.api_key)).status).toBe(200);
+    const again = await server.request("/api/keys", {
+      method: "POST",
+      headers: { Cookie: owner.cookie, Origin: server.url, "Content-Type": "application/json" },
+      body: JSON.stringify({ key_id: created.data.id, operation: "regenerate" }),
+    });
+    expect(again.status).toBe(200);
+    expect((await search(((await again.json()) as { api_key: string }).api_key)).status).toBe(200);
+
+    // The API keys page: the action's data carries the new secret once.
+    const page = await postForm(server, "/api-keys.data", { intent: "create", name: "Cameras", serverId: ownServer.id, expiresIn: "never", permissions: "read" }, { cookie: owner.cookie });
+    expect(page.status).toBe(200);
+    const secret = /sk_[A-Za-z0-9]+/.exec(await page.text())?.[0];
+    expect(secret).toBeDefined();
+    expect((await search(secret!)).status).toBe(200);
+    const cameras = await server.ctx.db.selectFrom("api_keys").select("id").where("name", "=", "Cameras").executeTakeFirstOrThrow();
+    const renewed = await postForm(server, "/api-keys.data", { intent: "regenerate", keyId: cameras.id }, { cookie: owner.cookie });
+    const renewedSecret = /sk_[A-Za-z0-9]+/.exec(await renewed.text())?.[0];
+    expect(renewedSecret).toBeDefined();
+    expect(renewedSecret).not.toBe(secret);
+    expect((await search(renewedSecret!)).status).toBe(200);
+
+    // The new server's webhook URL, and the one a rotation makes.
+    const hook = (secret: string) =>
+      server.request(`/api/webhooks/${ownServer.id}/${secret}`, {
+        method: "POST",
+        headers: { ...from(city), "Content-Type": "application/json" },
+        body: JSON.stringify({ content: "fresh hook" }),
+      });
+    expect((await hook(ownServer.webhook_secret)).status).toBe(204);
+    const rotate = await postForm(server, `/servers/${ownServer.id}.data`, { intent: "webhook-rotate" }, { cookie: owner.cookie });
+    expect(rotate.status).toBe(200);
+    const rotated = await server.ctx.db.selectFrom("servers").select("webhook_secret").where("id", "=", ownServer.id).executeTakeFirstOrThrow();
+    expect(rotated.webhook_secret).not.toBe(ownServer.webhook_secret);
+    expect((await hook(rotated.webhook_secret)).status).toBe(204);
+    // Guesses from the address are still refused from memory.
+    expect((await search(`sk_${"z".repeat(40)}`)).status).toBe(429);
+  });
+});
+
+describe("links to private files opened without a key", { timeout: 120_000 }, () => {
+  test("spend none of the address's failed-key budget", async ({ server }) => {
+    const game = await seedAccount(server.ctx);
+    const player = "198.51.100.200";
+    const upload = await server.request("/api/upload?is_public=false", {
+      method: "POST",
+      headers: { "x-api-key": game.key },
+      body: form([{ field: "file", data: await png(12, 12), filename: "evidence.png", type: "image/png" }]),
+    });
+    expect(upload.status).toBe(201);
+    const { url } = (await upload.json()) as { url: string };
+    const path = new URL(url).pathname;
+    for (let i = 0; i < FAILED_KEY_ATTEMPTS.points + 5; i++) {
+      const res = await server.request(path, { headers: from(player) });
+      expect(res.status).toBe(404);
+      await res.arrayBuffer();
+    }
+    // A wrong key from that address is still looked up (401), not refused as one guess too many.
+    const wrong = await server.request("/api/search", { headers: { ...from(player), "x-api-key": `sk_${"w".repeat(40)}` } });
+    expect(wrong.status).toBe(401);
+    // The key holder opens the file from there.
+    expect((await server.request(path, { headers: { ...from(player), "x-api-key": game.key } })).status).toBe(200);
   });
 });

@@ -97,6 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
         throw error;
       }
+      context.knownCredentials.rememberApiKey(created.secret);
       await recordKeyEvent(context, auth, keyEvent("key.create", created.key));
       return actionOk(
         { type: "success", title: "API key created", description: "Copy it now: it will not be shown again." },
@@ -107,6 +108,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "regenerate") {
       const regenerated = keyId ? await regenerateApiKey(context.db, auth.team.id, keyId).catch(() => undefined) : undefined;
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
+      context.knownCredentials.rememberApiKey(regenerated.secret);
       await recordKeyEvent(context, auth, keyEvent("key.regenerate", regenerated.key));
       return actionOk(
         { type: "success", title: "API key regenerated", description: "The old key stopped working. Copy the new one now." },

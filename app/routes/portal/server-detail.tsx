@@ -137,7 +137,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       return actionOk({ type: "success", title: "Server updated", description: "Retention rule removed." });
     }
     case "webhook-rotate": {
-      await rotateWebhookSecret(db, ownerId, server.id);
+      const secret = await rotateWebhookSecret(db, ownerId, server.id);
+      if (secret) context.knownCredentials.rememberWebhook(server.id, secret);
       await recordPortalAudit(context, auth, { action: "server.webhook_rotate", target: server.name, serverId: server.id });
       return actionOk({ type: "success", title: "Server updated", description: "A new webhook URL was created; the old one no longer works." });
     }

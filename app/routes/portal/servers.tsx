@@ -33,6 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return actionFail(parsed.first.toastTitle, parsed.first.message, 400, parsed.errors);
   try {
     const server = await createServerWithinQuota(context.db, auth.team.id, parsed.data);
+    context.knownCredentials.rememberWebhook(server.id, server.webhook_secret);
     await recordPortalAudit(context, auth, { action: "server.create", target: server.name, serverId: server.id });
     return actionOk({ type: "success", title: "Server created", description: `Server "${server.name}" has been created successfully.` }, { serverId: server.id });
   } catch (error) {

@@ -82,7 +82,11 @@ export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "i
  * POST /api/keys: either a new key `{name, server_id, permissions?, expires_at?, categories?,
  * max_file_mb?, allowed_ips?}` or `{key_id, operation}`.
  */
-export async function runKeyManagerPost(db: Db, teamId: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent }> {
+export async function runKeyManagerPost(
+  db: Db,
+  teamId: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent; secret?: string }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
     if (!parsed.success) throw invalid(parsed.error);
@@ -95,7 +99,12 @@ export async function runKeyManagerPost(db: Db, teamId: string, body: unknown): 
     const regenerated = await regenerateApiKey(db, teamId, keyId);
     if (!regenerated) throw keyNotFound();
     const [key] = await withServerNames(db, teamId, [regenerated.key]);
-    return { status: 200, body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret }, event: keyEvent("key.regenerate", regenerated.key) };
+    return {
+      status: 200,
+      body: { data: { ...key, api_key: regenerated.secret }, api_key: regenerated.secret },
+      event: keyEvent("key.regenerate", regenerated.key),
+      secret: regenerated.secret,
+    };
   }
 
   const parsed = createSchema.safeParse(body ?? {});
@@ -113,7 +122,7 @@ export async function runKeyManagerPost(db: Db, teamId: string, body: unknown): 
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
   });
   const data = { ...created.key, servers: { name: server.name }, api_key: created.secret };
-  return { status: 201, body: { data, api_key: created.secret }, event: keyEvent("key.create", created.key) };
+  return { status: 201, body: { data, api_key: created.secret }, event: keyEvent("key.create", created.key), secret: created.secret };
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */

@@ -1,5 +1,6 @@
 import type { Db } from "../../../db/index";
 import { sha256Hex } from "~/services/platform/ids.server";
+import { hashApiKey } from "~/services/api-keys/keys.server";
 
 /** How stale the index may be before a miss reloads it: a key made on another instance works within this. */
 const MAX_AGE_MS = 60_000;
@@ -33,6 +34,19 @@ export class KnownCredentials {
   /** Adds a credential that just proved valid, so this instance knows it before the next reload. */
   remember(hash: string): void {
     this.hashes.add(hash);
+  }
+
+  /**
+   * Adds a key just made or regenerated here: its first call must not wait for the next reload
+   * when its address has spent the failed-key budget (another instance learns it within a minute).
+   */
+  rememberApiKey(secret: string): void {
+    this.hashes.add(hashApiKey(secret));
+  }
+
+  /** Adds a server's new webhook secret (a new server or a rotated URL), like `rememberApiKey`. */
+  rememberWebhook(serverId: string, secret: string): void {
+    this.hashes.add(webhookCredentialHash(serverId, secret));
   }
 
   private reload(): Promise<void> {

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Db } from "../../../db/index";
 import { addressInScope } from "~/services/api-keys/key-scopes.server";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { authenticateApiRequest } from "~/services/api-keys/key-auth.server";
+import { authenticateApiRequest, extractApiKey } from "~/services/api-keys/key-auth.server";
 import type { AppContext } from "~/services/app-context.server";
 
 export interface KeyedRequest {
@@ -19,10 +19,13 @@ export const SIGNED_URL_DEFAULT_S = 3600;
 /**
  * Whether the request carries a valid key (with read permission) of `serverId`. Records are answered
  * like missing files otherwise, so every failure here is simply "no": a 401 or 403 would tell a
- * stranger that the file exists. Failed keys still count against the caller's IP; a key that opens
- * the file is a key-authenticated call, so it gets its audit row and api_calls count.
+ * stranger that the file exists. Failed keys still count against the caller's IP; a request with no
+ * key at all guesses nothing, so it spends nothing — players and chat previews opening links to
+ * private files would otherwise spend the budget of an address that also runs the game server. A
+ * key that opens the file is a key-authenticated call, so it gets its audit row and api_calls count.
  */
 export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: string): Promise<boolean> {
+  if (!extractApiKey(request.headers, request.query)) return false;
   try {
     const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
     if (caller.serverId !== serverId || !addressInScope(caller.scopes, request.ip)) return false;
