@@ -13,6 +13,7 @@ import { KnownCredentials } from "~/services/api-keys/known-credentials.server";
 import { RateLimits } from "~/services/platform/rate-limits.server";
 import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
 import { imageSlotStats } from "~/services/media/image-slots.server";
+import { uploadBuffers } from "~/services/uploads/upload-buffers.server";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader
@@ -66,6 +67,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
       return Number(row.rows[0]?.total ?? 0);
     },
     imageSlots: imageSlotStats,
+    uploadBuffers: () => uploadBuffers.stats(),
     async filesWithoutBlob() {
       return (await latestStorageReport(handle.db))?.files_missing ?? 0;
     },

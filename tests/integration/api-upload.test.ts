@@ -10,7 +10,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { expectApiResponse } from "../helpers/openapi.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
-import { BUFFERED_UPLOAD_BYTES } from "../../app/services/uploads/store-upload.server.ts";
+import { BUFFERED_UPLOAD_BYTES } from "../../app/services/uploads/upload-buffers.server.ts";
 
 const test = stashTest({ MAX_UPLOAD_MB: "2" });
 

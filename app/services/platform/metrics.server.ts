@@ -8,6 +8,7 @@ export interface Metrics {
   storedBytes: client.Gauge;
   filesWithoutBlob: client.Gauge;
   imageJobs: client.Gauge<"measure">;
+  uploadBuffers: client.Gauge<"measure">;
 }
 
 /** Figures read from the database at scrape time, so every instance reports the same. */
@@ -17,6 +18,8 @@ export interface MetricSources {
   filesWithoutBlob(): Promise<number>;
   /** The process's image limiter (media/image-slots.server.ts). */
   imageSlots(): { slots: number; peak: number; finished: number };
+  /** The process's pool of buffers for uploads read whole (uploads/upload-buffers.server.ts). */
+  uploadBuffers(): { inUse: number; kept: number; made: number };
 }
 
 /**
@@ -62,6 +65,18 @@ export function createMetrics(sources: MetricSources): Metrics {
       collect() {
         const stats = sources.imageSlots();
         for (const measure of ["slots", "peak", "finished"] as const) this.set({ measure }, stats[measure]);
+      },
+    }),
+    uploadBuffers: new client.Gauge({
+      name: "stash_upload_buffers",
+      help: "The process's buffers for uploads read whole: in_use (holding an upload now), kept (free for the next) and made (allocated since start)",
+      labelNames: ["measure"],
+      registers: [registry],
+      collect() {
+        const stats = sources.uploadBuffers();
+        this.set({ measure: "in_use" }, stats.inUse);
+        this.set({ measure: "kept" }, stats.kept);
+        this.set({ measure: "made" }, stats.made);
       },
     }),
     filesWithoutBlob: new client.Gauge({

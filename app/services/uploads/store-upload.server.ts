@@ -1,4 +1,4 @@
-import { BlobTooLargeError } from "../../../storage/blob-store";
+import { BlobTooLargeError, type BlobBody } from "../../../storage/blob-store";
 import { failedBeforeSending, isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { FileRecord, UploadVia } from "../../../db/schema";
@@ -19,6 +19,7 @@ import { deleteServerFile } from "~/services/files/delete-files.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
+import { BUFFERED_UPLOAD_BYTES, uploadBuffers } from "~/services/uploads/upload-buffers.server";
 
 const MB = 1024 * 1024;
 
@@ -163,14 +164,6 @@ export interface StoreHints {
   requestBytes?: number;
 }
 
-/**
- * Files from requests up to this size are read whole before they are stored (decision record 084): one
- * write and fsync instead of one per network chunk, the hash computed off the event loop, and processing
- * reads the bytes from memory instead of the store. Screenshots and voice notes are all below it;
- * larger requests stream, so memory per request stays bounded.
- */
-export const BUFFERED_UPLOAD_BYTES = 1024 * 1024;
-
 /** Reads from `iterator` until at least `until` bytes are held or it ends; `next()` errors pass through. */
 async function readAtLeast(iterator: AsyncIterator<Uint8Array>, chunks: Uint8Array[], held: number, until: number) {
   while (held < until) {
@@ -217,22 +210,38 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   const readWhole = hints.requestBytes !== undefined && hints.requestBytes <= BUFFERED_UPLOAD_BYTES;
   if (readWhole && !read.done) read = await readAtLeast(iterator, chunks, read.held, Math.min(BUFFERED_UPLOAD_BYTES, target.maxBytes) + 1).catch(refuse);
   const filename = target.forced?.filename ?? newStoredName(type.ext);
-  const storageKey = `${target.serverId}/${category}/${filename}`;
-  // Held as the chunks they arrived in: stored with one write, and copied into one buffer only by
-  // processing that needs one (images, a PDF rewrite), not for every upload (decision record 088).
-  const bytes: StoredBytes = read.done ? chunks : null;
+  const named: NamedUpload = {
+    storageKey: `${target.serverId}/${category}/${filename}`,
+    filename,
+    originalFilename: hints.clientFilename ?? `${category}.${type.ext}`,
+    mimeType: type.mime,
+  };
+  if (!read.done) return storeAndProcess(ctx, target, named, prepend(chunks, iterator), null);
+  // A file read whole moves into a pooled buffer, so its network chunks die young (decision record 089);
+  // the buffer goes back to the pool once the file is stored and processed, or refused.
+  const held = uploadBuffers.hold(chunks);
+  if (!held) return storeAndProcess(ctx, target, named, chunks, chunks);
+  chunks.length = 0;
+  try {
+    return await storeAndProcess(ctx, target, named, held.bytes, held.bytes);
+  } finally {
+    held.release();
+  }
+}
+
+type NamedUpload = Pick<StoredUpload, "storageKey" | "filename" | "originalFilename" | "mimeType">;
+
+/** Writes `body` under the upload's name, then runs the processing seam on it (from `bytes` when they are in memory). */
+async function storeAndProcess(ctx: AppContext, target: UploadTarget, named: NamedUpload, body: BlobBody, bytes: StoredBytes): Promise<StoredUpload> {
   let put;
   try {
-    put = await ctx.blobs.put(storageKey, bytes ?? prepend(chunks, iterator), { maxBytes: target.maxBytes, contentType: type.mime });
+    put = await ctx.blobs.put(named.storageKey, body, { maxBytes: target.maxBytes, contentType: named.mimeType });
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw ERRORS.fileTooLarge(target.maxBytes, error.receivedBytes);
     throw error;
   }
   const stored: StoredUpload = {
-    storageKey,
-    filename,
-    originalFilename: hints.clientFilename ?? `${category}.${type.ext}`,
-    mimeType: type.mime,
+    ...named,
     sizeBytes: put.size,
     sha256: put.sha256,
     width: null,
