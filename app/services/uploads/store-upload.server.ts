@@ -220,7 +220,6 @@ export async function storeUpload(ctx: AppContext, target: UploadTarget, source:
   // A file read whole moves into a pooled buffer, so its network chunks die young (decision record 089);
   // the buffer goes back to the pool once the file is stored and processed, or refused.
   const held = uploadBuffers.hold(chunks);
-  if (!held) return storeAndProcess(ctx, target, named, chunks, chunks);
   chunks.length = 0;
   try {
     return await storeAndProcess(ctx, target, named, held.bytes, held.bytes);

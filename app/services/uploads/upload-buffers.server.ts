@@ -44,11 +44,11 @@ export class UploadBuffers {
     private readonly kept = KEPT_BUFFERS,
   ) {}
 
-  /** `chunks` copied end to end into a pooled buffer; null when they do not fit in one. */
-  hold(chunks: readonly Uint8Array[]): HeldUpload | null {
+  /** `chunks` copied end to end into a pooled buffer (into one of their own, never pooled, when larger than the pool's). */
+  hold(chunks: readonly Uint8Array[]): HeldUpload {
     let total = 0;
     for (const chunk of chunks) total += chunk.length;
-    if (total > this.size) return null;
+    if (total > this.size) return { bytes: Buffer.concat(chunks, total), release: () => {} };
     const buffer = this.free.pop() ?? this.allocate();
     let offset = 0;
     for (const chunk of chunks) {
