@@ -134,9 +134,12 @@ describe("the portal walked as an owner, at 1366 and 375 px", () => {
         await expect.poll(() => toast(page, "Visibility updated").isVisible()).toBe(true);
         expect(await visibleToasts(page).count()).toBe(1);
         await expect.poll(async () => (await fetch(fileUrl)).status).toBe(404);
-        // The page shows the new state once the action is done; only then is /f/ asked (a loaded
-        // machine takes longer than a poll's second to get there).
+        // The action lands (its row), then the page shows the new state; only then is /f/ asked (a
+        // loaded machine takes longer than a poll's second to get there). Two waits, so a failure says
+        // which of the two did not happen.
         await page.getByRole("button", { name: "Make public" }).click();
+        const isPublic = async () => (await server.ctx.db.selectFrom("files").select("is_public").where("id", "=", row.id).executeTakeFirstOrThrow()).is_public;
+        await expect.poll(isPublic, { timeout: 30_000, message: "the Make public action changed the file's row" }).toBe(true);
         await page.getByRole("button", { name: "Make private" }).waitFor();
         await expect.poll(async () => (await fetch(fileUrl)).status).toBe(200);
         expect(await visibleToasts(page).count()).toBe(1);
