@@ -11,40 +11,8 @@ export interface PutResult {
   sha256: string;
 }
 
-/**
- * Bytes already in memory: one buffer, or the chunks they arrived in (stored with one write all the same,
- * without first copying them into one buffer).
- */
-export type HeldBytes = Buffer | readonly Uint8Array[];
-
-/** What `put` stores: bytes already in memory, or a stream of them. */
-export type BlobBody = HeldBytes | Readable | AsyncIterable<Uint8Array>;
-
-export function isHeldBytes(body: BlobBody): body is HeldBytes {
-  return Buffer.isBuffer(body) || Array.isArray(body);
-}
-
-/** Held bytes as a list of chunks. */
-export const chunksOf = (bytes: HeldBytes): readonly Uint8Array[] => (Buffer.isBuffer(bytes) ? [bytes] : bytes);
-
-/** Held bytes as one buffer: the buffer itself, or the chunks copied into one. */
-export const joinBytes = (bytes: HeldBytes): Buffer =>
-  Buffer.isBuffer(bytes) ? bytes : bytes.length === 1 ? Buffer.from(bytes[0]!.buffer, bytes[0]!.byteOffset, bytes[0]!.length) : Buffer.concat(bytes);
-
-/** How many bytes are held. */
-export const sizeOf = (bytes: HeldBytes): number => chunksOf(bytes).reduce((sum, chunk) => sum + chunk.length, 0);
-
-/** The last `count` bytes of held bytes (all of them when fewer), copying only the chunks they are in. */
-export function tailOf(bytes: HeldBytes, count: number): Buffer {
-  const chunks = chunksOf(bytes);
-  const picked: Uint8Array[] = [];
-  let held = 0;
-  for (let i = chunks.length - 1; i >= 0 && held < count; i--) {
-    picked.unshift(chunks[i]!);
-    held += chunks[i]!.length;
-  }
-  return joinBytes(picked).subarray(Math.max(0, held - count));
-}
+/** What `put` stores: bytes already in memory (an upload read whole), or a stream of them. */
+export type BlobBody = Buffer | Readable | AsyncIterable<Uint8Array>;
 
 export interface PutOptions {
   contentType?: string;
@@ -121,13 +89,11 @@ export function assertValidKey(key: string): void {
  * pool but copies the bytes first, and under load those copies made V8 run a full collection several
  * times a second (decision record 088).
  */
-export async function putBytes(data: HeldBytes, maxBytes: number | undefined, write: () => Promise<unknown>): Promise<PutResult> {
-  const size = sizeOf(data);
+export async function putBytes(data: Buffer, maxBytes: number | undefined, write: () => Promise<unknown>): Promise<PutResult> {
+  const size = data.length;
   if (maxBytes !== undefined && size > maxBytes) throw new BlobTooLargeError(maxBytes, size);
   const written = write();
-  const hash = createHash("sha256");
-  for (const chunk of chunksOf(data)) hash.update(chunk);
-  const sha256 = hash.digest("hex");
+  const sha256 = createHash("sha256").update(data).digest("hex");
   await written;
   return { size, sha256 };
 }

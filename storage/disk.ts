@@ -7,15 +7,11 @@ import { pipeline } from "node:stream/promises";
 import {
   assertValidKey,
   MeasuringStream,
-  chunksOf,
-  isHeldBytes,
   putBytes,
-  sizeOf,
   type BlobBody,
   type BlobInfo,
   type BlobStore,
   type BlobStream,
-  type HeldBytes,
   type ByteRange,
   type ListedBlob,
   type PutOptions,
@@ -45,14 +41,13 @@ async function writeStream(temp: string, body: Readable | AsyncIterable<Uint8Arr
   return measure.result();
 }
 
-/** Bytes in memory with one write (the chunks as they are, `writev`) and its fsync. */
-async function writeHeld(temp: string, body: HeldBytes): Promise<void> {
-  const chunks = chunksOf(body);
+/** Bytes in memory with one write and its fsync. */
+async function writeHeld(temp: string, body: Buffer): Promise<void> {
   const handle = await fsp.open(temp, "wx", BLOB_MODE);
   try {
-    const { bytesWritten } = await handle.writev(chunks);
+    const { bytesWritten } = await handle.write(body);
     // A short write means the volume is filling up: the rest goes through writeFile, which reports ENOSPC.
-    if (bytesWritten < sizeOf(body)) await handle.writeFile(Buffer.concat(chunks).subarray(bytesWritten));
+    if (bytesWritten < body.length) await handle.writeFile(body.subarray(bytesWritten));
     await handle.sync();
   } finally {
     await handle.close();
@@ -99,7 +94,7 @@ export class DiskBlobStore implements BlobStore {
     const target = this.localPath(key);
     const temp = path.join(this.tempRoot, `${Date.now()}-${randomBytes(8).toString("hex")}`);
     try {
-      const result = isHeldBytes(body) ? await putBytes(body, options.maxBytes, () => writeHeld(temp, body)) : await writeStream(temp, body, options.maxBytes);
+      const result = Buffer.isBuffer(body) ? await putBytes(body, options.maxBytes, () => writeHeld(temp, body)) : await writeStream(temp, body, options.maxBytes);
       await moveIntoPlace(temp, target);
       return result;
     } catch (error) {

@@ -16,8 +16,6 @@ import { Readable } from "node:stream";
 import {
   assertValidKey,
   MeasuringStream,
-  isHeldBytes,
-  joinBytes,
   putBytes,
   type BlobBody,
   type BlobInfo,
@@ -77,10 +75,9 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, body: BlobBody, options: PutOptions = {}): Promise<PutResult> {
     assertValidKey(key);
-    if (isHeldBytes(body)) {
-      const bytes = joinBytes(body);
-      return putBytes(bytes, options.maxBytes, () =>
-        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: options.contentType, ContentLength: bytes.length })),
+    if (Buffer.isBuffer(body)) {
+      return putBytes(body, options.maxBytes, () =>
+        this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType, ContentLength: body.length })),
       );
     }
     const measure = new MeasuringStream(options.maxBytes);

@@ -154,7 +154,8 @@ describe("failed API keys, per address", { timeout: 120_000 }, () => {
 
 describe("links to private files opened without a key", { timeout: 120_000 }, () => {
   test("spend none of the address's failed-key budget", async ({ server }) => {
-    const game = await seedAccount(server.ctx);
+    // A server as its owner makes it: default file types and settings.
+    const game = await seedAccount(server.ctx, { server: { allowedFileTypes: undefined }, convertToWebp: true });
     const player = "198.51.100.200";
     const upload = await server.request("/api/upload?is_public=false", {
       method: "POST",

@@ -141,8 +141,8 @@ describe("personal metadata in photos and PDFs", () => {
     const doc = await PDFDocument.create();
     const page = doc.addPage([640, 480]);
     page.drawText("Incident report 4411", { x: 20, y: 450, size: 14 });
-    // An MDT export with its screenshot: a few hundred KB, so the upload arrives in many network chunks
-    // that the rewrite has to join (and whose last ones hold the cross-reference).
+    // An MDT export with its screenshot: a few hundred KB, so the upload arrives in many network chunks,
+    // which the rewrite reads from the one buffer they were copied into (its end holds the cross-reference).
     page.drawImage(await doc.embedPng(await gameScreenshot(640, 360, 4, "png")), { x: 0, y: 60, width: 640, height: 360 });
     doc.setAuthor("Officer Jane Smith");
     doc.setProducer("LSPD MDT 2.3");

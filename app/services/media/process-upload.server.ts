@@ -2,7 +2,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../../../db/index";
-import { joinBytes, tailOf, type BlobStore, type HeldBytes } from "../../../storage/blob-store";
+import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { encodeImage, inspectImage, isRasterImage, stripImageMetadata, type EncodedImage, type EncodeOptions } from "~/services/media/images.server";
@@ -41,7 +41,7 @@ export interface StoredUpload {
 }
 
 /** The bytes just stored, when the upload was small enough to be read whole: processing reads them instead of the store. */
-export type StoredBytes = HeldBytes | null;
+export type StoredBytes = Buffer | null;
 
 export interface PendingVariant {
   variant: string;
@@ -104,10 +104,10 @@ async function processPdf(deps: MediaDeps, upload: StoredUpload, settings: Media
   const kept: ProcessedUpload = { ...upload, width: null, height: null, durationMs: null, variants: [], metadataStripped: [], thumbhash: null };
   // The tail first: a file that cannot be rewritten is never read whole. Rewrites hold the whole
   // document in memory (pdf-lib), so they share the media slots: 20 large PDFs at once are not 20 copies.
-  const tail = bytes ? tailOf(bytes, PDF_TAIL_BYTES) : await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES);
+  const tail = bytes ? bytes.subarray(Math.max(0, bytes.length - PDF_TAIL_BYTES)) : await readTail(deps.blobs, upload.storageKey, upload.size, PDF_TAIL_BYTES);
   const rewrite = hasCrossReference(tail)
     ? await withImageSlot(async () => {
-        const source = bytes ? joinBytes(bytes) : await readSource(deps.blobs, upload.storageKey);
+        const source = bytes ?? (await readSource(deps.blobs, upload.storageKey));
         return stripPdfMetadata(typeof source === "string" ? await fsp.readFile(source) : source);
       })
     : ({ data: null, stripped: [], reason: "the PDF could not be read" } as const);
@@ -125,7 +125,7 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
   const limits = imageLimits(deps.config);
   const written: string[] = [];
   try {
-    const source = bytes ? joinBytes(bytes) : await readSource(deps.blobs, upload.storageKey);
+    const source = bytes ?? (await readSource(deps.blobs, upload.storageKey));
     const info = await inspectImage(source, limits);
     let replacement: EncodedImage | null = null;
     if (settings.convertToWebp && CONVERTIBLE.has(upload.mimeType) && info.frames === 1) {
