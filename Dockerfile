@@ -47,4 +47,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The bundled host (build/host/server.mjs) runs on plain node; tsx stays for `npm run cli` and migrations.
 # A 2 MB young generation: upload buffers then die in scavenges instead of forcing full collections (decision 085).
-CMD ["node", "--max-semi-space-size=2", "--enable-source-maps", "build/host/server.mjs"]
+CMD ["node", "--max-semi-space-size=8", "--enable-source-maps", "build/host/server.mjs"]

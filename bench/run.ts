@@ -83,7 +83,7 @@ const stashBundle = path.join(workDir, "stash-server.mjs");
 await esbuild({ entryPoints: ["bench/stash-server.ts"], bundle: true, platform: "node", format: "esm", packages: "external", target: "node20", outfile: stashBundle, logLevel: "warning" });
 const dataDir = path.join(workDir, "stash-data");
 // Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
-const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-size=2", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
+const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-size=8", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
   // As `npm start` and the image run it (decisions 082 and 085; the V8 flag is the first argument above).
   // NODE_ENV in the environment, not only in the config: libraries such as react-dom pick their production build from it.
   NODE_ENV: "production",
