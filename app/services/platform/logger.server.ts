@@ -18,7 +18,7 @@ let stdout: pino.DestinationStream | undefined;
 /**
  * Standard output for log lines, written once per event-loop turn (decision record 090): pino's
  * asynchronous destination starts a write for each line it is given while none is in flight, and
- * at one access-log line per `/f/` hit those writes and their completions cost more CPU than
+ * at one access-log line per `/f/` hit those writes and their completions cost about as much CPU as
  * formatting the lines. The lines of a turn are joined and handed to it together, so a line is out
  * as soon as the turn that logged it ends; at exit, what is pending is handed over and written
  * synchronously. One per process, as standard output is.
