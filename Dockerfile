@@ -46,5 +46,6 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD curl -fsS http://127.0.0.1:3000/api/health || exit 1
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # The bundled host (build/host/server.mjs) runs on plain node; tsx stays for `npm run cli` and migrations.
-# A 2 MB young generation: upload buffers then die in scavenges instead of forcing full collections (decision 085).
+# An 8 MB young generation: upload buffers die in scavenges instead of forcing full collections, and
+# /f/ hits do not pay for a scavenge every hundred requests (decisions 085 and 091).
 CMD ["node", "--max-semi-space-size=8", "--enable-source-maps", "build/host/server.mjs"]

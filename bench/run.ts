@@ -84,7 +84,7 @@ await esbuild({ entryPoints: ["bench/stash-server.ts"], bundle: true, platform: 
 const dataDir = path.join(workDir, "stash-data");
 // Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
 const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-size=8", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
-  // As `npm start` and the image run it (decisions 082 and 085; the V8 flag is the first argument above).
+  // As `npm start` and the image run it (decisions 082, 085 and 091; the V8 flag is the first argument above).
   // NODE_ENV in the environment, not only in the config: libraries such as react-dom pick their production build from it.
   NODE_ENV: "production",
   MALLOC_ARENA_MAX: "2",

@@ -10,7 +10,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { test } from "../helpers/fixtures.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
-import { form } from "../helpers/upload-fixtures.ts";
+import { form, traceOf } from "../helpers/upload-fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 
 const sha256 = (bytes: Buffer | Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -82,11 +82,12 @@ describe("uploads read whole into reusable buffers", { timeout: 180_000 }, () =>
     const account = await seedAccount(server.ctx, { server: { allowedFileTypes: undefined }, convertToWebp: true });
     const whole = await screenshot(1280, 7);
     const truncated = whole.subarray(0, Math.floor(whole.length / 2));
+    const before = await traceOf(server, account);
     const [refused] = await uploadAll(server, account, [{ name: "cut.webp", type: "image/webp", data: truncated }]);
     expect(refused!.res.status).toBe(415);
     expect(refused!.body.code).toBe("invalid_image");
     expect((await pool(server)).in_use).toBe(0);
-    const rows = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", account.serverId).execute();
-    expect(rows).toEqual([]);
+    // Nothing kept: no row, no blob, no usage.
+    expect(await traceOf(server, account)).toEqual(before);
   });
 });
