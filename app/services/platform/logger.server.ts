@@ -16,31 +16,26 @@ export function createLogger(level: string): Logger {
 let stdout: pino.DestinationStream | undefined;
 
 /**
- * Standard output for log lines, written once per event-loop turn (decision record 090): pino's
- * asynchronous destination starts a write for each line it is given while none is in flight, and
- * at one access-log line per `/f/` hit those writes and their completions cost about as much CPU as
- * formatting the lines. The lines of a turn are joined and handed to it together, so a line is out
- * as soon as the turn that logged it ends; at exit, what is pending is handed over and written
- * synchronously. One per process, as standard output is.
+ * Standard output for log lines, written once per event-loop turn (decision record 090): the lines a
+ * turn logged are joined and written in one synchronous write when the turn ends. pino's asynchronous
+ * destination instead starts a thread-pool write for each line while none is in flight, which at one
+ * access-log line per `/f/` hit costs about as much CPU as formatting the lines, and a write still in
+ * flight when the process exits lands after the lines flushed at exit, or not at all. At exit, what is
+ * pending is written. One per process, as standard output is.
  */
 function stdoutLines(): pino.DestinationStream {
   if (stdout) return stdout;
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = pino.destination({ dest: 1, sync: true });
   let pending = "";
-  const handOver = () => {
+  const writePending = () => {
     const lines = pending;
     pending = "";
     if (lines) destination.write(lines);
   };
-  process.on("exit", () => {
-    if (!pending) return;
-    handOver();
-    // The event loop is gone: nothing would finish an asynchronous write now.
-    destination.flushSync();
-  });
+  process.on("exit", writePending);
   stdout = {
     write(line: string) {
-      if (!pending) setImmediate(handOver);
+      if (!pending) setImmediate(writePending);
       pending += line;
     },
   };
