@@ -19,6 +19,8 @@ export interface DiscordWebhookStandIn {
   rateLimitNext(times: number, retryAfterSeconds: number): void;
   /** The next `times` posts get a 502, as Discord does when it is having a bad day. */
   failNext(times: number): void;
+  /** The next post is answered only once `release` is called, as a slow Discord would; `arrived` resolves when it comes in. */
+  holdNext(): { arrived: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -34,12 +36,19 @@ export async function startDiscordWebhookStandIn(): Promise<DiscordWebhookStandI
   let retryAfter = 1;
   let failing = 0;
   let nextId = 1n;
+  let hold: { arrived: () => void; released: Promise<void> } | undefined;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     const match = /^\/api\/webhooks\/(\d+)\/([\w-]+)$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
+      const held = hold;
+      hold = undefined;
+      if (held) {
+        held.arrived();
+        await held.released;
+      }
       const send = (status: number, body?: unknown, headers: Record<string, string> = {}) => {
         requests.push({ webhook: match?.[1] ?? "", status, at: Date.now() });
         res.writeHead(status, { ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers });
@@ -76,6 +85,13 @@ export async function startDiscordWebhookStandIn(): Promise<DiscordWebhookStandI
     },
     failNext(times) {
       failing = times;
+    },
+    holdNext() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const arrival = new Promise<void>((resolve) => (arrived = resolve));
+      hold = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { arrived: arrival, release };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

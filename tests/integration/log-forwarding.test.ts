@@ -124,4 +124,36 @@ describe("log forwarding and alerts", () => {
     expect(page).toContain("Heartbeat");
     expect(page).toContain("Money spam");
   });
+
+  test("a check that finishes late (slow Discord, two instances) does not undo a later one, and a failed send is retried", { timeout: 60_000 }, async ({ server }) => {
+    const { owner, serverId, secret } = await ownerWithLogKey(server, "Race RP");
+    const send = (body: unknown, dataset: string) => server.request("/api/logs", jsonPost(body, { "x-api-key": secret, "X-Fivemanage-Dataset": dataset }));
+    expect((await send({ message: "tick", resource: "heartbeat" }, "system")).status).toBe(200);
+    expect((await send({ message: "started" }, "economy")).status).toBe(200);
+    const alert = (fields: Record<string, string>) => postForm(server, "/logs", { intent: "add-alert", minLevel: "trace", resource: "", contains: "", threshold: "", windowMinutes: "1", cooldownMinutes: "0", ...fields }, { cookie: owner.cookie });
+    expect((await alert({ name: "Heartbeat", datasetId: await datasetId(server, serverId, "system"), kind: "absence", resource: "heartbeat", channel: "discord", target: discord.webhookUrl("444") })).status).toBe(200);
+    const t0 = Date.now();
+    const at = (minutes: number) => new Date(t0 + minutes * MINUTE);
+
+    // The check of minute 2 finds the heartbeat gone and posts, but Discord is slow to answer.
+    const held = discord.holdNext();
+    const late = evaluateLogAlerts(server.ctx, at(2));
+    await held.arrived;
+    // Meanwhile the heartbeat comes back and another instance checks minute 3: all is well, re-armed.
+    expect((await send({ message: "tick", resource: "heartbeat", timestamp: at(2.5).toISOString() }, "system")).status).toBe(200);
+    expect((await evaluateLogAlerts(server.ctx, at(3))).fired).toEqual([]);
+    held.release();
+    expect((await late).fired).toEqual(["Heartbeat"]);
+    // The late answer must not mark the alert as still firing: when the heartbeat stops again, it alerts.
+    expect((await evaluateLogAlerts(server.ctx, at(4.6))).fired).toEqual(["Heartbeat"]);
+    expect(discord.messages.filter((m) => m.webhook === "444")).toHaveLength(2);
+
+    // A send Discord refuses (502) fires nothing and is retried with the same entries at the next check.
+    expect((await alert({ name: "Robbery", datasetId: await datasetId(server, serverId, "economy"), kind: "match", contains: "robbery", channel: "discord", target: discord.webhookUrl("555") })).status).toBe(200);
+    expect((await send({ message: "Fleeca robbery started", timestamp: at(4.8).toISOString() }, "economy")).status).toBe(200);
+    discord.failNext(1);
+    expect((await evaluateLogAlerts(server.ctx, at(5))).fired).toEqual([]);
+    expect((await evaluateLogAlerts(server.ctx, at(5.5))).fired).toEqual(["Robbery"]);
+    expect(discord.messages.filter((m) => m.webhook === "555").map((m) => m.body.content)).toEqual([expect.stringContaining("1 matching entry")]);
+  });
 });

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { sql, type Selectable, type Updateable } from "kysely";
 import type { Db } from "../../../db/index";
-import type { LogAlertKind } from "../../../db/schema";
+import type { LogAlertKind, LogAlertsTable } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 import type { Logger } from "~/services/platform/logger.server";
@@ -91,6 +91,34 @@ export function listLogAlerts(db: Db, teamId: string) {
 }
 
 type AlertContext = MailContext & { db: Db; logger: Logger; config: MailContext["config"] & { DISCORD_API_BASE: string; APP_NAME: string; appUrl: string } };
+type LogAlertRow = Selectable<LogAlertsTable>;
+
+/**
+ * Takes the moment `now` for one alert, unless an evaluation of the same or a later moment already
+ * has it (another instance, or the minute job racing a slow send). Compare-and-set on checked_until,
+ * so two evaluations never both judge from the same previous check. Returns the row as it was before.
+ */
+async function claimAlertMoment(db: Db, listed: LogAlertRow, now: Date): Promise<LogAlertRow | undefined> {
+  let alert: LogAlertRow | undefined = listed;
+  for (let attempt = 0; attempt < 3 && alert; attempt++) {
+    if (alert.checked_until && alert.checked_until >= now) return undefined;
+    const previous = alert.checked_until;
+    const claimed = await db
+      .updateTable("log_alerts")
+      .set({ checked_until: now })
+      .where("id", "=", alert.id)
+      .where((eb) => (previous ? eb("checked_until", "=", previous) : eb("checked_until", "is", null)))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 1) return alert;
+    alert = await db.selectFrom("log_alerts").selectAll().where("id", "=", alert.id).executeTakeFirst();
+  }
+  return undefined;
+}
+
+/** Writes what this evaluation found, unless a later moment was claimed meanwhile: its judgement is newer. */
+async function settleAlert(db: Db, id: string, now: Date, state: Updateable<LogAlertsTable>): Promise<void> {
+  await db.updateTable("log_alerts").set(state).where("id", "=", id).where("checked_until", "=", now).execute();
+}
 
 /**
  * One evaluation of every alert (the job runs it each minute). Edge-triggered: an alert sends when
@@ -98,11 +126,11 @@ type AlertContext = MailContext & { db: Db; logger: Logger; config: MailContext[
  * once the condition is false. A send that fails leaves the alert un-fired, so the next minute retries.
  */
 export async function evaluateLogAlerts(ctx: AlertContext, now: Date = new Date()): Promise<{ fired: string[] }> {
-  const alerts = await ctx.db.selectFrom("log_alerts").selectAll().execute();
+  const listed = await ctx.db.selectFrom("log_alerts").selectAll().execute();
   const fired: string[] = [];
-  for (const alert of alerts) {
-    // Another instance (or a clock ahead of ours) already judged this moment: never go back in time.
-    if (alert.checked_until && alert.checked_until >= now) continue;
+  for (const row of listed) {
+    const alert = await claimAlertMoment(ctx.db, row, now);
+    if (!alert) continue;
     const since = new Date(now.getTime() - alert.window_minutes * 60_000);
     // "Any match" looks at what arrived since the last check, so one burst fires once.
     const from = alert.kind === "match" && alert.checked_until && alert.checked_until > since ? alert.checked_until : since;
@@ -120,13 +148,10 @@ export async function evaluateLogAlerts(ctx: AlertContext, now: Date = new Date(
       alert.kind === "match" ? count > 0 : alert.kind === "count" ? count > alert.threshold : count === 0 && alert.created_at.getTime() <= since.getTime();
     const cooled = !alert.last_fired_at || now.getTime() - alert.last_fired_at.getTime() >= alert.cooldown_minutes * 60_000;
     if (!condition) {
-      await ctx.db.updateTable("log_alerts").set({ firing: false, checked_until: now }).where("id", "=", alert.id).execute();
+      await settleAlert(ctx.db, alert.id, now, { firing: false });
       continue;
     }
-    if (alert.firing || !cooled) {
-      await ctx.db.updateTable("log_alerts").set({ checked_until: now }).where("id", "=", alert.id).execute();
-      continue;
-    }
+    if (alert.firing || !cooled) continue;
     const what =
       alert.kind === "absence"
         ? `no matching entries for ${alert.window_minutes} minutes`
@@ -147,8 +172,12 @@ export async function evaluateLogAlerts(ctx: AlertContext, now: Date = new Date(
           return false;
         });
     }
-    if (!delivered) continue;
-    await ctx.db.updateTable("log_alerts").set({ firing: true, last_fired_at: now, checked_until: now }).where("id", "=", alert.id).execute();
+    if (!delivered) {
+      // Give the moment back, so the retry counts the same entries ("any match" starts from the last check).
+      await settleAlert(ctx.db, alert.id, now, { checked_until: alert.checked_until });
+      continue;
+    }
+    await settleAlert(ctx.db, alert.id, now, { firing: true, last_fired_at: now });
     fired.push(alert.name);
   }
   return { fired };
