@@ -448,3 +448,5 @@ export type ServerUpdate = Updateable<ServersTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type FileRecord = Selectable<FilesTable>;
 export type NewFile = Insertable<FilesTable>;
+export type LogAlert = Selectable<LogAlertsTable>;
+export type LogAlertUpdate = Updateable<LogAlertsTable>;

@@ -24,6 +24,16 @@ async function datasetId(server: TestServer, serverId: string, name: string): Pr
 
 const MINUTE = 60_000;
 
+/** Entries posted to the script API as a server's resource does, into `dataset`. */
+function sendLogs(server: TestServer, secret: string, body: unknown, dataset: string) {
+  return server.request("/api/logs", jsonPost(body, { "x-api-key": secret, "X-Fivemanage-Dataset": dataset }));
+}
+
+/** The Logs page's "add alert" form, with its fields as the browser sends them when left empty. */
+function addAlert(server: TestServer, cookie: string, fields: Record<string, string>) {
+  return postForm(server, "/logs", { intent: "add-alert", minLevel: "trace", resource: "", contains: "", threshold: "", windowMinutes: "", cooldownMinutes: "0", ...fields }, { cookie });
+}
+
 describe("log forwarding and alerts", () => {
   test("forwards matching entries to Discord in order, in messages of at most 10 embeds, waiting out 429s and 502s without losing one", { timeout: 60_000 }, async ({ server }) => {
     const { owner, serverId, secret } = await ownerWithLogKey(server, "Forward RP");
@@ -80,12 +90,12 @@ describe("log forwarding and alerts", () => {
 
   test("alerts fire on the edge: a heartbeat that stops, more than N in a window (by e-mail), any match once per burst", { timeout: 60_000 }, async ({ server }) => {
     const { owner, serverId, secret } = await ownerWithLogKey(server, "Alert RP");
-    const send = (body: unknown, dataset: string) => server.request("/api/logs", jsonPost(body, { "x-api-key": secret, "X-Fivemanage-Dataset": dataset }));
+    const send = (body: unknown, dataset: string) => sendLogs(server, secret, body, dataset);
     expect((await send({ message: "tick", resource: "heartbeat" }, "system")).status).toBe(200);
     expect((await send({ message: "started", level: "info" }, "economy")).status).toBe(200);
     const system = await datasetId(server, serverId, "system");
     const economy = await datasetId(server, serverId, "economy");
-    const alert = (fields: Record<string, string>) => postForm(server, "/logs", { intent: "add-alert", minLevel: "trace", resource: "", contains: "", threshold: "", windowMinutes: "", cooldownMinutes: "0", ...fields }, { cookie: owner.cookie });
+    const alert = (fields: Record<string, string>) => addAlert(server, owner.cookie, fields);
     expect((await alert({ name: "Heartbeat", datasetId: system, kind: "absence", resource: "heartbeat", windowMinutes: "1", channel: "discord", target: discord.webhookUrl("222") })).status).toBe(200);
     expect((await alert({ name: "Money spam", datasetId: economy, kind: "count", minLevel: "error", threshold: "3", windowMinutes: "5", channel: "email", target: "ops@example.com" })).status).toBe(200);
     expect((await alert({ name: "Robbery", datasetId: economy, kind: "match", contains: "robbery", channel: "discord", target: discord.webhookUrl("333") })).status).toBe(200);
@@ -127,10 +137,10 @@ describe("log forwarding and alerts", () => {
 
   test("a check that finishes late (slow Discord, two instances) does not undo a later one, and a failed send is retried", { timeout: 60_000 }, async ({ server }) => {
     const { owner, serverId, secret } = await ownerWithLogKey(server, "Race RP");
-    const send = (body: unknown, dataset: string) => server.request("/api/logs", jsonPost(body, { "x-api-key": secret, "X-Fivemanage-Dataset": dataset }));
+    const send = (body: unknown, dataset: string) => sendLogs(server, secret, body, dataset);
     expect((await send({ message: "tick", resource: "heartbeat" }, "system")).status).toBe(200);
     expect((await send({ message: "started" }, "economy")).status).toBe(200);
-    const alert = (fields: Record<string, string>) => postForm(server, "/logs", { intent: "add-alert", minLevel: "trace", resource: "", contains: "", threshold: "", windowMinutes: "1", cooldownMinutes: "0", ...fields }, { cookie: owner.cookie });
+    const alert = (fields: Record<string, string>) => addAlert(server, owner.cookie, { windowMinutes: "1", ...fields });
     expect((await alert({ name: "Heartbeat", datasetId: await datasetId(server, serverId, "system"), kind: "absence", resource: "heartbeat", channel: "discord", target: discord.webhookUrl("444") })).status).toBe(200);
     const t0 = Date.now();
     const at = (minutes: number) => new Date(t0 + minutes * MINUTE);

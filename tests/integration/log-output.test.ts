@@ -5,10 +5,15 @@ import { describe, expect, it } from "vitest";
 
 const LOGGER = pathToFileURL(path.resolve("app/services/platform/logger.server.ts")).href;
 
-/** Runs `body` in a fresh Node process with `logger` made by createLogger("info"); its stdout lines and exit code. */
-function runWithLogger(body: string): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+/** Starts `body` in a fresh Node process with `logger` made by createLogger("info"). */
+function spawnWithLogger(body: string) {
   const script = `const { createLogger } = await import(${JSON.stringify(LOGGER)}); const logger = createLogger("info");\n${body}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Runs `body` as spawnWithLogger does, to its end: its stdout lines and exit code. */
+function runWithLogger(body: string): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+  const child = spawnWithLogger(body);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk));
@@ -35,11 +40,7 @@ describe("log lines on standard output", () => {
 
   it("lines logged while the process keeps running appear without waiting for more", async () => {
     // The parent reads the line while the child is still alive: nothing holds lines back until a buffer fills.
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", `const { createLogger } = await import(${JSON.stringify(LOGGER)}); createLogger("info").info("alone"); setInterval(() => {}, 1000);`],
-      { stdio: ["ignore", "pipe", "inherit"] },
-    );
+    const child = spawnWithLogger(`logger.info("alone"); setInterval(() => {}, 1000);`);
     try {
       const line = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error("no line within 10 s")), 10_000);

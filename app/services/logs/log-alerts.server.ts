@@ -1,6 +1,6 @@
-import { sql, type Selectable, type Updateable } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "../../../db/index";
-import type { LogAlertKind, LogAlertsTable } from "../../../db/schema";
+import type { LogAlert, LogAlertKind, LogAlertUpdate } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 import type { Logger } from "~/services/platform/logger.server";
@@ -91,15 +91,14 @@ export function listLogAlerts(db: Db, teamId: string) {
 }
 
 type AlertContext = MailContext & { db: Db; logger: Logger; config: MailContext["config"] & { DISCORD_API_BASE: string; APP_NAME: string; appUrl: string } };
-type LogAlertRow = Selectable<LogAlertsTable>;
 
 /**
  * Takes the moment `now` for one alert, unless an evaluation of the same or a later moment already
  * has it (another instance, or the minute job racing a slow send). Compare-and-set on checked_until,
  * so two evaluations never both judge from the same previous check. Returns the row as it was before.
  */
-async function claimAlertMoment(db: Db, listed: LogAlertRow, now: Date): Promise<LogAlertRow | undefined> {
-  let alert: LogAlertRow | undefined = listed;
+async function claimAlertMoment(db: Db, listed: LogAlert, now: Date): Promise<LogAlert | undefined> {
+  let alert: LogAlert | undefined = listed;
   for (let attempt = 0; attempt < 3 && alert; attempt++) {
     if (alert.checked_until && alert.checked_until >= now) return undefined;
     const previous = alert.checked_until;
@@ -116,7 +115,7 @@ async function claimAlertMoment(db: Db, listed: LogAlertRow, now: Date): Promise
 }
 
 /** Writes what this evaluation found, unless a later moment was claimed meanwhile: its judgement is newer. */
-async function settleAlert(db: Db, id: string, now: Date, state: Updateable<LogAlertsTable>): Promise<void> {
+async function settleAlert(db: Db, id: string, now: Date, state: LogAlertUpdate): Promise<void> {
   await db.updateTable("log_alerts").set(state).where("id", "=", id).where("checked_until", "=", now).execute();
 }
 
