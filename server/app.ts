@@ -200,7 +200,7 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
   const { config } = options;
   const ctx = await createAppContext(config, { inMemoryDb: options.inMemoryDb });
   const downloads = new DownloadCounter(ctx.db, ctx.logger);
-  const jobs = await startBackgroundJobs(ctx);
+  const jobs = await startBackgroundJobs(ctx, { mode: config.JOBS_MODE });
   const app = createExpressApp(ctx);
   const trust = app.get("trust proxy fn") as Parameters<typeof proxyAddr>[1];
   // Without X-Forwarded-For proxy-addr's answer is the socket's address; skip its parsing then (every /f/ request).

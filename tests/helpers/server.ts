@@ -2,7 +2,6 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "kysely";
 import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { startServer, type StartedServer } from "../../server.ts";
 import { createTestDatabase } from "./test-db.ts";
@@ -13,6 +12,11 @@ export interface TestServer extends StartedServer {
   request(pathname: string, init?: RequestInit): Promise<Response>;
   /** Stops the server as an operator would, keeping its data directory and database; `close` also removes them. */
   stop(): Promise<void>;
+  /**
+   * Runs a background job (BACKGROUND_JOBS) now and resolves when it ends. Test servers run in
+   * JOBS_MODE=manual: no job runs by itself, so no test races the server's own clocks.
+   */
+  runJob(name: string): Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -51,6 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     APP_URL: base,
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    JOBS_MODE: "manual",
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_MAX: "20" } : {}),
     ...env,
   });
@@ -60,27 +65,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     dataDir,
     request: (pathname, init) => fetch(new URL(pathname, base), init),
     stop: () => server.close(),
+    runJob: (name) => server.jobs.runNow(name),
     async close() {
       await server.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * Waits until no run of the named background jobs is queued or running for this server. Every
- * instance runs its jobs once at start (and then on their schedules); a test that calls a job's work
- * itself, on data it has just aged, would otherwise race the server's own run.
- */
-export async function backgroundJobsIdle(server: TestServer, ...names: string[]): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const { rows } = await sql<{ runs: number }>`
-      SELECT count(*)::int AS runs FROM pgboss.job
-      WHERE name IN (${sql.join(names)}) AND state::text IN ('created', 'retry', 'active')`.execute(server.ctx.db);
-    if (rows[0].runs === 0) return;
-    if (Date.now() > deadline) throw new Error(`background jobs ${names.join(", ")} still queued or running after 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

@@ -7,12 +7,11 @@ import { describe, expect } from "vitest";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { sweepExpiredFiles } from "../../app/services/retention/sweep.server.ts";
-import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { deleteReportedFile } from "../../app/services/files/file-reports.server.ts";
 import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
-import { backgroundJobsIdle, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 /** A free-plan owner with a server made with the portal's defaults, an MDT key (upload, read) and a supervisor key (delete too). */
@@ -54,8 +53,6 @@ describe("evidence cases", () => {
     expect(listed.case.files.map((f: { id: string }) => f.id)).toEqual([mugshot.body.id, bodycam.body.id]);
 
     // Free plan: every file is due after 30 days. The case's files stay; the neighbour goes.
-    // The server's own sweep holds the sweep's lock while it runs; this one would then not run.
-    await backgroundJobsIdle(server, BACKGROUND_JOBS.retentionSweep);
     const result = await sweepExpiredFiles(server.ctx, { now: new Date(Date.now() + 31 * 86_400_000) });
     expect(result.ran).toBe(true);
     const left = (await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).map((r) => r.id).sort();

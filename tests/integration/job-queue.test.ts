@@ -1,13 +1,15 @@
 /**
  * Background work runs on one pg-boss queue shared by every instance: two instances on one
  * PostgreSQL database schedule each job once, and a run queued from either instance is done once —
- * an expired file is deleted once, its owner mailed once about the file that expires soon.
+ * an expired file is deleted once, its owner mailed once about the file that expires soon. Test
+ * servers run in manual mode, where no job runs unless a test runs it.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { test } from "../helpers/fixtures.ts";
 import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import { seedFile, seedOwner } from "../helpers/files.ts";
 import { readOutbox } from "../helpers/mail.ts";
@@ -29,7 +31,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one job queue across two instan
   let b: TestServer;
 
   // Instances share the database and the blob store (one volume), as a scaled-out deployment does.
-  const instance = async () => startTestServer({}, { prepared: { dataDir, database, port: await freePort() } });
+  const instance = async () => startTestServer({ JOBS_MODE: "scheduled" }, { prepared: { dataDir, database, port: await freePort() } });
   const jobStates = async () =>
     (await sql<{ name: string; state: string }>`SELECT name, state::text AS state FROM pgboss.job`.execute(a.ctx.db)).rows;
 
@@ -89,5 +91,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("one job queue across two instan
     expect(mails).toHaveLength(1);
     expect(await a.ctx.blobs.head(due.storage_key)).toBeNull();
     expect(await a.ctx.blobs.head(soon.storage_key)).not.toBeNull();
+  });
+});
+
+describe("jobs under a test's control (JOBS_MODE=manual)", () => {
+  test("nothing is queued, scheduled or run at start; a job runs when asked and its end is awaited", async ({ server }) => {
+    const queue = await sql<{ exists: boolean }>`SELECT to_regclass('pgboss.job') IS NOT NULL AS exists`.execute(server.ctx.db);
+    expect(queue.rows[0].exists).toBe(false);
+    // The health sample every instance takes at start in scheduled mode was not taken.
+    expect(await server.ctx.db.selectFrom("status_samples").select("ok").execute()).toEqual([]);
+
+    await server.runJob(BACKGROUND_JOBS.statusSample);
+    expect(await server.ctx.db.selectFrom("status_samples").select("ok").execute()).toEqual([{ ok: true }]);
+    await expect(server.runJob("no-such-job")).rejects.toThrow("no background job named no-such-job");
+    await expect(server.jobs.runSoon(BACKGROUND_JOBS.statusSample)).rejects.toThrow("runNow");
   });
 });

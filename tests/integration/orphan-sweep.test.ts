@@ -3,13 +3,12 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import pg from "pg";
 import { describe, expect } from "vitest";
-import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import { JOB_LOCKS } from "../../app/services/platform/job-lock.server.ts";
 import { sweepOrphanBlobs } from "../../app/services/maintenance/orphan-sweep.server.ts";
 import { incompleteUploadGraceMs, reconcileStorage } from "../../app/services/maintenance/storage-reconcile.server.ts";
 import { seedAccount } from "../helpers/api-seed.ts";
 import { test } from "../helpers/fixtures.ts";
-import { backgroundJobsIdle, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { usingPostgres } from "../helpers/test-db.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
@@ -46,7 +45,6 @@ describe("storage reconciler (periodic, one instance at a time)", () => {
   test("keeps the temp file of an upload that may still be arriving and removes one older than any upload may take", async ({ server }) => {
     // Default REQUEST_TIMEOUT_S is an hour: a 20-minute-old temp file can be a slow upload on another instance.
     expect(incompleteUploadGraceMs(server.ctx.config)).toBe(3600_000 + 5 * 60_000);
-    await backgroundJobsIdle(server, BACKGROUND_JOBS.storageReconcile);
     const inFlight = tempFile(server, "in-flight", minutesAgo(20));
     const abandoned = tempFile(server, "abandoned", minutesAgo(2 * 60));
     const account = await seedAccount(server.ctx);
@@ -63,7 +61,6 @@ describe("storage reconciler (periodic, one instance at a time)", () => {
   });
 
   test.runIf(usingPostgres)("runs on one instance at a time: another instance holding the lock means this one skips", async ({ server }) => {
-    await backgroundJobsIdle(server, BACKGROUND_JOBS.storageReconcile);
     const abandoned = tempFile(server, "abandoned-2", minutesAgo(3 * 60));
     const other = new pg.Client({ connectionString: server.ctx.config.DATABASE_URL });
     await other.connect();

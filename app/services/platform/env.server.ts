@@ -31,6 +31,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     REQUEST_TIMEOUT_S: z.coerce.number().int().min(0).max(86_400).default(3600),
     IDLE_TIMEOUT_S: z.coerce.number().int().min(0).max(3600).default(120),
+    JOBS_MODE: z.enum(["scheduled", "manual"]).default("scheduled"),
 
     DATABASE_URL: optionalUrl,
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),

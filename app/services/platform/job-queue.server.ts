@@ -18,6 +18,11 @@ export interface JobDefinition {
 export interface JobQueue {
   /** Queues a run of `name` now; null when one is already queued (the queues are "stately"). */
   runSoon(name: string): Promise<string | null>;
+  /**
+   * Manual mode only: runs `name` in this process now and resolves when the run ends (rejects
+   * with its error). Tests drive every job this way instead of waiting out the server's clocks.
+   */
+  runNow(name: string): Promise<void>;
   /** Stops polling and waits (bounded) for runs in progress. */
   stop(): Promise<void>;
 }
@@ -25,6 +30,40 @@ export interface JobQueue {
 export interface JobQueueOptions {
   /** How often an idle worker asks for work. */
   pollingIntervalSeconds?: number;
+  /**
+   * `scheduled` (production): pg-boss runs each job on its cron and once at start. `manual`
+   * (tests): no queue, no schedule, nothing at start; a job runs only when `runNow` asks for it.
+   */
+  mode?: "scheduled" | "manual";
+}
+
+function findJob(jobs: JobDefinition[], name: string): JobDefinition {
+  const job = jobs.find((candidate) => candidate.name === name);
+  if (!job) throw new Error(`no background job named ${name}`);
+  return job;
+}
+
+/** Jobs under the caller's control: each runs, awaited, when asked, and never by itself. */
+function startManualJobs(jobs: JobDefinition[]): JobQueue {
+  const controller = new AbortController();
+  const running = new Set<Promise<void>>();
+  const runNow = async (name: string) => {
+    const run = findJob(jobs, name).run(controller.signal);
+    running.add(run);
+    try {
+      await run;
+    } finally {
+      running.delete(run);
+    }
+  };
+  return {
+    runSoon: () => Promise.reject(new Error("JOBS_MODE=manual queues nothing; run the job with runNow")),
+    runNow,
+    async stop() {
+      controller.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /**
@@ -59,6 +98,7 @@ function bossDb(db: Db, state: { stopped: boolean; inFlight: Set<Promise<unknown
  * expires and is retried elsewhere.
  */
 export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[], options: JobQueueOptions = {}): Promise<JobQueue> {
+  if (options.mode === "manual") return startManualJobs(jobs);
   const state = { stopped: false, inFlight: new Set<Promise<unknown>>() };
   const boss = new PgBoss({ db: bossDb(db, state), schedule: true, supervise: true, migrate: true });
   // The database may come and go (decision: database outages never end the process); pg-boss reports and retries.
@@ -80,6 +120,7 @@ export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[
   }
   return {
     runSoon: (name) => boss.send(name, {}),
+    runNow: () => Promise.reject(new Error("runNow needs JOBS_MODE=manual; scheduled jobs run through the queue (runSoon)")),
     async stop() {
       controller.abort();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
