@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { startServer, type StartedServer } from "../../server.ts";
-import { createTestDatabase } from "./test-db.ts";
+import { copyPgliteTemplate, createTestDatabase } from "./test-db.ts";
 
 export interface TestServer extends StartedServer {
   dataDir: string;
@@ -45,7 +45,9 @@ export interface TestServerOptions {
  */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.prepared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "stash-test-"));
-  const database = options.prepared?.database ?? (await createTestDatabase());
+  const database = options.prepared?.database ?? (await createTestDatabase({ migrated: true }));
+  // On PGlite the server opens a copy of the run's migrated data directory under dataDir/db.
+  const onPgliteCopy = !options.prepared && !database.url && copyPgliteTemplate(dataDir);
   const port = options.prepared?.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
@@ -59,7 +61,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_MAX: "20" } : {}),
     ...env,
   });
-  const server = await startServer({ config, inMemoryDb: !database.url && !options.prepared });
+  const server = await startServer({ config, inMemoryDb: !database.url && !options.prepared && !onPgliteCopy });
   return {
     ...server,
     dataDir,
