@@ -35,7 +35,8 @@ export interface StartedServer {
   close(): Promise<void>;
 }
 
-interface LoadedApp {
+/** The app's server entry, loaded by the host or handed in (tests load it from source through Vite). */
+export interface LoadedApp {
   entry: AppEntry;
   devMiddleware?: NonNullable<Parameters<AppEntry["createStash"]>[0]["devMiddleware"]>;
   closeDev?: () => Promise<void>;

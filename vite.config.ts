@@ -3,7 +3,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { fileURLToPath } from "node:url";
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [tailwindcss(), reactRouter()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
@@ -16,6 +16,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   },
   // Bundled into the server build so only the icons and charts we use are loaded: importing the
   // packages whole cost the server ~35 MB of resident memory (docs/decisions/035).
-  ssr: { noExternal: ["lucide-react", "recharts"] },
+  ssr: { noExternal: command === "build" ? ["lucide-react", "recharts"] : [] },
   server: { hmr: process.env.NODE_ENV !== "test" },
 }));

@@ -2,8 +2,10 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { loadConfig } from "../../app/services/platform/env.server.ts";
 import { startServer, type StartedServer } from "../../server.ts";
+import { loadAppFromSource } from "./app-source.ts";
 import { copyPgliteTemplate, createTestDatabase } from "./test-db.ts";
 
 export interface TestServer extends StartedServer {
@@ -37,10 +39,13 @@ export interface TestServerOptions {
    * the embedded database is then PGlite on disk under `dataDir/db` unless `database.url` is set.
    */
   prepared?: { dataDir: string; database: Awaited<ReturnType<typeof createTestDatabase>>; port: number };
+  /** Load the app from this app-source server (app-source.ts) instead of where the run's setup says. */
+  appSource?: string;
 }
 
 /**
- * A real Stash on an ephemeral port: the production build behind the real Express host,
+ * A real Stash on an ephemeral port: the app (the production build, or its sources when the build is
+ * stale: setup-source.ts) behind the real Express host,
  * a fresh database (PGlite, or PostgreSQL when TEST_DATABASE_URL is set) and a temp data dir.
  */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
@@ -61,7 +66,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...(database.url ? { DATABASE_URL: database.url, DATABASE_POOL_MAX: "20" } : {}),
     ...env,
   });
-  const server = await startServer({ config, inMemoryDb: !database.url && !options.prepared && !onPgliteCopy });
+  const appSource = options.appSource ?? inject("appSource");
+  const loaded = appSource === "build" ? undefined : { entry: await loadAppFromSource(appSource) };
+  const server = await startServer({ config, inMemoryDb: !database.url && !options.prepared && !onPgliteCopy }, loaded);
   return {
     ...server,
     dataDir,

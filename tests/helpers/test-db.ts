@@ -4,15 +4,6 @@ import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** A database on TEST_DATABASE_URL's PostgreSQL, migrated once per run (global-setup.ts); null on PGlite. */
-    postgresTemplate: string | null;
-    /** A PGlite data directory migrated once per run, copied for each test server on PGlite; null on PostgreSQL. */
-    pgliteTemplate: string | null;
-  }
-}
-
 export interface TestDatabase {
   /** PostgreSQL connection string, or undefined: the server runs on PGlite. */
   url?: string;

@@ -1,8 +1,12 @@
+/**
+ * What a test run prepares once, in vitest's main process, for the workers (vitest.config.ts names
+ * which project uses which): the production build when a project needs it, and one migrated
+ * database every test server starts from a copy of.
+ */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { TestProject } from "vitest/node";
 import { createDb } from "../../db/index.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
 import { createPostgresDatabase, dropPostgresDatabase } from "./test-db.ts";
@@ -17,15 +21,21 @@ function newestChange(entry: string): number {
   return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), stat.mtimeMs);
 }
 
-/**
- * Integration tests serve the production build; build it when it is missing or older than any
- * source, so a single-file run never pairs new code with stale built routes.
- */
-function buildWhenStale() {
+/** Whether build/ holds every source as it is now. */
+export function buildIsCurrent(): boolean {
   const built = Math.min(...BUILT.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
-  if (built < Math.max(...SOURCES.map(newestChange))) {
-    execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-  }
+  return built >= Math.max(...SOURCES.map(newestChange));
+}
+
+/** Builds when build/ is missing or older than any source, so no test pairs new code with stale built routes. */
+export function buildWhenStale(): void {
+  if (!buildIsCurrent()) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+}
+
+export interface DatabaseTemplate {
+  postgres: string | null;
+  pglite: string | null;
+  drop(): Promise<void>;
 }
 
 /**
@@ -33,7 +43,7 @@ function buildWhenStale() {
  * running the migrations itself: PostgreSQL copies it with CREATE DATABASE … TEMPLATE, PGlite's data
  * directory is copied file by file (test-db.ts).
  */
-async function migrateTemplate(): Promise<{ postgres: string | null; pglite: string | null; drop(): Promise<void> }> {
+export async function migrateTemplate(): Promise<DatabaseTemplate> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {
     const { name, url } = await createPostgresDatabase(adminUrl);
@@ -53,12 +63,4 @@ async function migrateTemplate(): Promise<{ postgres: string | null; pglite: str
     await handle.close();
   }
   return { postgres: null, pglite: path.join(dir, "db"), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-export default async function setup(project: TestProject) {
-  buildWhenStale();
-  const template = await migrateTemplate();
-  project.provide("postgresTemplate", template.postgres);
-  project.provide("pgliteTemplate", template.pglite);
-  return () => template.drop();
 }
