@@ -113,8 +113,8 @@ describe("API keys", () => {
     const fresh = await seedAccount(server.ctx);
     await search({ headers: { "x-api-key": fresh.key } });
     await search({ headers: { "x-api-key": fresh.key } });
-    // Call records are gathered in memory and written once a second (and at shutdown).
-    await expect.poll(async () => (await server.ctx.db.selectFrom("audit_logs").select("id").where("api_key_id", "=", fresh.keyId).execute()).length, { timeout: 5000 }).toBe(2);
+    // Call records are gathered in memory and written once a second (and at shutdown); write them now.
+    await server.flushUsage();
     const audit = await server.ctx.db.selectFrom("audit_logs").selectAll().where("api_key_id", "=", fresh.keyId).execute();
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({ action: "file.search", server_id: fresh.serverId, team_id: fresh.userId });
