@@ -58,6 +58,7 @@ describe("logFiltersOf", () => {
     expect(refusal(() => logFiltersOf(q("level=warning"))).message).toBe("level must be one of trace, debug, info, warn, error, fatal");
     expect(refusal(() => logFiltersOf(q("from=yesterday"))).message).toBe("from must be a date or time (ISO 8601)");
     expect(refusal(() => logFiltersOf(q("to=2026-13-45"))).message).toBe("to must be a date or time (ISO 8601)");
+    expect(refusal(() => logFiltersOf(q("from=2026-02-30T10:00"))).message).toBe("from must be a date or time (ISO 8601)");
     for (const meta of ["plate", "=ABC", ""]) expect(refusal(() => logFiltersOf(q(`meta=${meta}`))).message).toBe("meta filters look like key=value");
   });
 });
