@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { readSmallBody } from "~/http/small-body.server";
-import { readJsonBody } from "~/http/session-api.server";
 import { asyncRefusal } from "../../tests/helpers/refusals.ts";
 
 const post = (body: string | null, headers: Record<string, string> = {}) => new Request("http://stash.test/x", { method: "POST", body, headers });
@@ -26,13 +25,5 @@ describe("readSmallBody", () => {
     const big = JSON.stringify({ x: "a".repeat(64 * 1024) });
     expect(await asyncRefusal(() => readSmallBody(post("{}", { "content-length": String(64 * 1024 + 1) })))).toMatchObject({ message: "The request body is too large" });
     expect(await asyncRefusal(() => readSmallBody(post(big)))).toMatchObject({ message: "The request body is too large" });
-  });
-});
-
-describe("readJsonBody", () => {
-  it("reads any JSON value, an empty body as {}, and refuses text", async () => {
-    expect(await readJsonBody(post("[1]"))).toEqual([1]);
-    expect(await readJsonBody(post(" "))).toEqual({});
-    expect(await asyncRefusal(() => readJsonBody(post("name=x")))).toMatchObject({ code: "invalid_request", message: "Request body must be JSON" });
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { decodeLogCursor, encodeLogCursor, logFiltersOf } from "~/services/logs/log-search.server";
-import { savedQueryOf } from "~/services/logs/log-saved-queries.server";
 import { refusal } from "../../../tests/helpers/refusals.ts";
 
 const q = (query: string) => new URLSearchParams(query);
@@ -60,17 +59,5 @@ describe("logFiltersOf", () => {
     expect(refusal(() => logFiltersOf(q("to=2026-13-45"))).message).toBe("to must be a date or time (ISO 8601)");
     expect(refusal(() => logFiltersOf(q("from=2026-02-30T10:00"))).message).toBe("from must be a date or time (ISO 8601)");
     for (const meta of ["plate", "=ABC", ""]) expect(refusal(() => logFiltersOf(q(`meta=${meta}`))).message).toBe("meta filters look like key=value");
-  });
-});
-
-describe("savedQueryOf", () => {
-  it("keeps only the filters, in a stable order, without blanks or the cursor", () => {
-    expect(savedQueryOf("?before=abc&q=robbery&level=warn&dataset=&meta=a=1&meta=b=2")).toBe("level=warn&q=robbery&meta=a%3D1&meta=b%3D2");
-  });
-
-  it("refuses a search without a filter, and one a search would refuse", () => {
-    expect(refusal(() => savedQueryOf("?before=abc")).message).toBe("Set at least one filter before saving a search");
-    expect(refusal(() => savedQueryOf("")).code).toBe("invalid_request");
-    expect(refusal(() => savedQueryOf("level=loud")).message).toBe("level must be one of trace, debug, info, warn, error, fatal");
   });
 });

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { canRewrite, demuxerFor, mp4CopyArgs, MP4_COPY_MAX_GROWTH, remuxMuxerFor, wantsMp4Copy } from "~/services/media/video.server";
-import { isRasterImage } from "~/services/media/images.server";
-import { hasCrossReference, PDF_TAIL_BYTES } from "~/services/media/pdf-metadata.server";
 
 /** The value after `flag` in an argument list. */
 const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
@@ -64,24 +62,5 @@ describe("MP4 copies", () => {
   it("let ffmpeg probe a type it has no demuxer for", () => {
     const args = mp4CopyArgs("/in.gif", "/out", { mimeType: "image/gif", sizeBytes: 1000, durationMs: 1000 });
     expect(args.indexOf("-i")).toBe(args.indexOf("-nostdin") + 1);
-  });
-});
-
-describe("decodable images and PDF tails", () => {
-  it("decode raster types only, never SVG", () => {
-    expect(isRasterImage("image/JPEG")).toBe(true);
-    expect(isRasterImage("image/bmp")).toBe(true);
-    expect(isRasterImage("image/svg+xml")).toBe(false);
-    expect(isRasterImage("image/heic")).toBe(false);
-  });
-
-  it("look for startxref in the last 4 KB only", () => {
-    expect(hasCrossReference(Buffer.from("%PDF-1.7\n...\nstartxref\n1234\n%%EOF"))).toBe(true);
-    expect(hasCrossReference(Buffer.from("%PDF-1.7 truncated"))).toBe(false);
-    expect(hasCrossReference(Buffer.alloc(0))).toBe(false);
-    const early = Buffer.concat([Buffer.from("startxref"), Buffer.alloc(PDF_TAIL_BYTES)]);
-    expect(hasCrossReference(early)).toBe(false);
-    const atEdge = Buffer.concat([Buffer.alloc(100), Buffer.from("startxref"), Buffer.alloc(PDF_TAIL_BYTES - 9)]);
-    expect(hasCrossReference(atEdge)).toBe(true);
   });
 });
