@@ -9,6 +9,12 @@ const RELATIVE_APP_IMPORT = {
   message: "Inside app/, import app code as ~/… (docs/decisions/070).",
 };
 
+/** The same for unit tests beside app code, which may also use the shared helpers under tests/helpers/. */
+const TEST_RELATIVE_APP_IMPORT = {
+  regex: "^\\.\\.?/(?!\\+types/)(?!(\\.\\./)*(db|storage|tests/helpers)/)(?!(\\.\\./)*package\\.json$)",
+  message: RELATIVE_APP_IMPORT.message,
+};
+
 /** Service domains from the bottom up: each may import only those before it. */
 const SERVICE_LAYERS = ["platform", "media", "billing", "teams", "accounts", "servers", "api-keys", "files", "retention", "logs", "uploads", "maintenance", "stats"];
 
@@ -75,4 +81,10 @@ export default tseslint.config(
       ],
     },
   })),
+  // Unit tests sit beside their code (docs/testing.md): app code as ~/… like the code itself, the shared helpers
+  // under tests/helpers/, and any layer (a service's test may read the status app/http gives its error).
+  {
+    files: ["app/**/*.test.{ts,tsx}"],
+    rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns: [TEST_RELATIVE_APP_IMPORT] }] },
+  },
 );

@@ -22,7 +22,17 @@ export default defineConfig({
     maxWorkers: 2,
     fileParallelism: true,
     projects: [
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], exclude: NEED_BUILD } },
+      // Unit tests sit beside the code they test and need no build, database or server (docs/testing.md).
+      // They hold no state between files, so a worker keeps its loaded modules for the next file: the app's
+      // module graph is loaded once per worker instead of once per file (about 5x faster in all).
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "db/**/*.test.ts", "storage/**/*.test.ts"],
+          isolate: false,
+        },
+      },
       {
         extends: true,
         test: {

@@ -45,7 +45,7 @@ export interface ReceiveOptions {
   maxFiles?: number;
 }
 
-function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "text" | "raw" {
+export function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "text" | "raw" {
   if (allowed === "raw") return "raw";
   if (allowed === "json") return "text";
   if (contentType.startsWith("multipart/form-data")) return "multipart";
@@ -58,7 +58,7 @@ function kindOf(contentType: string, allowed: UploadBodyKind): "multipart" | "te
  * MAX_FILES_PER_REQUEST files each at the limit, plus framing and fields, and no more. Other bodies
  * hold one file (base64 is 4/3 of its bytes).
  */
-function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number, contentType = ""): number {
+export function bodyCap(kind: "multipart" | "text" | "raw", maxBytes: number, contentType = ""): number {
   const growth = contentType.startsWith("application/x-www-form-urlencoded") ? FORM_ENCODING_GROWTH : 1;
   if (kind === "text") return Math.ceil(((maxBytes * 4) / 3) * growth) + JSON_OVERHEAD;
   if (kind === "multipart") return MAX_FILES_PER_REQUEST * maxBytes + MULTIPART_OVERHEAD;
@@ -250,7 +250,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, cap: number, maxByte
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function decodeBase64(value: string, maxBytes: number): { bytes: Buffer; mime?: string } {
+export function decodeBase64(value: string, maxBytes: number): { bytes: Buffer; mime?: string } {
   let text = value.trim();
   let mime: string | undefined;
   const match = DATA_URI.exec(text);
@@ -274,7 +274,7 @@ interface TextOptions {
 }
 
 /** The file and the other fields of a text body, whichever shape a client sent. */
-function parseTextBody(text: string, contentType: string): { payload: string; rest: Record<string, unknown> } {
+export function parseTextBody(text: string, contentType: string): { payload: string; rest: Record<string, unknown> } {
   if (contentType.startsWith("application/x-www-form-urlencoded") || (!text.startsWith("data:") && FORM_WITH_FILE.test(text))) {
     const form = Object.fromEntries(new URLSearchParams(text));
     const key = BASE64_KEYS.find((k) => form[k]);

@@ -25,7 +25,9 @@ const SYNONYMS: Record<string, LogLevel> = {
 
 /** A sender's level as one of ours; anything unknown or missing is `info`. */
 export function normaliseLevel(value: unknown): LogLevel {
-  return (typeof value === "string" && SYNONYMS[value.trim().toLowerCase()]) || "info";
+  const name = typeof value === "string" ? value.trim().toLowerCase() : "";
+  // Own keys only: "constructor" or "toString" would otherwise find Object's methods.
+  return Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name]! : "info";
 }
 
 export function isLogLevel(value: unknown): value is LogLevel {

@@ -15,7 +15,8 @@ const SOURCES = ["app", "server", "db", "storage", "server.ts", "vite.config.ts"
 const BUILT = ["build/server/index.js", "build/host/server.mjs"];
 
 function newestChange(entry: string): number {
-  if (!fs.existsSync(entry)) return 0;
+  // Unit tests beside the code are not part of the build: editing one needs no rebuild.
+  if (!fs.existsSync(entry) || /\.test\.tsx?$/.test(entry)) return 0;
   const stat = fs.statSync(entry);
   if (!stat.isDirectory()) return stat.mtimeMs;
   return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), stat.mtimeMs);

@@ -2,6 +2,7 @@ import { requireTeam } from "~/http/guards.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { AUDIT_EXPORT_LIMIT, auditFiltersOf, listAuditEntries, type AuditEntry } from "~/services/platform/audit-trail.server";
 import { auditActionLabel } from "~/lib/audit-actions";
+import { csvCell } from "~/lib/csv";
 import type { Route } from "./+types/audit-export";
 
 const COLUMNS = ["time", "actor_kind", "actor", "action", "action_label", "target", "server", "ip", "status"] as const;
@@ -18,14 +19,6 @@ function rowOf(entry: AuditEntry): Record<(typeof COLUMNS)[number], string | num
     ip: entry.ip,
     status: entry.status,
   };
-}
-
-/** RFC 4180: quoted when needed; a leading =, +, - or @ is prefixed so spreadsheets do not run it as a formula. */
-function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  let text = String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** GET /audit/export?format=csv|ndjson&…filters: the filtered audit trail, newest first, as a download. */

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { requireTeam } from "~/http/guards.server";
+import { csvCell } from "~/lib/csv";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { logFiltersOf, searchLogs, type LogCursor, type LogFilters } from "~/services/logs/log-search.server";
 import type { Route } from "./+types/logs-export";
@@ -7,13 +8,6 @@ import type { Route } from "./+types/logs-export";
 /** An export holds at most this many entries, newest first. */
 export const LOG_EXPORT_LIMIT = 10_000;
 const PAGE = 1000;
-
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
-  // A leading =, +, - or @ would run as a formula in a spreadsheet.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 /** GET /logs/export?format=ndjson|csv&…filters: the current search, up to 10,000 entries, streamed page by page. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -28,7 +28,8 @@ export interface ApiCaller {
   rateHeaders: Record<string, string>;
 }
 
-const AUTH_SCHEMES = /^(bearer|key|token|apikey)\s+/i;
+/** A scheme name alone ("Bearer " with an empty key, trimmed) is no key: the search goes on. */
+const AUTH_SCHEMES = /^(bearer|key|token|apikey)(\s+|$)/i;
 
 /** Query parameters a key may come in, in order: LB Phone's URL template uses `?api=`, others `?key=`/`?token=`. */
 export const API_KEY_QUERY_PARAMS = ["apiKey", "api_key", "apikey", "api", "key", "token"] as const;
@@ -49,8 +50,7 @@ export function extractApiKey(headers: Headers, query: URLSearchParams): string 
     const colon = decoded.indexOf(":");
     const secret = (colon === -1 ? decoded : decoded.slice(colon + 1) || decoded.slice(0, colon)).trim();
     if (secret) return secret;
-  }
-  if (authorization) {
+  } else if (authorization) {
     const value = authorization.replace(AUTH_SCHEMES, "").trim();
     if (value) return value;
   }

@@ -14,9 +14,9 @@ const MAX_SCOPE_ENTRIES = 20;
 const CATEGORY_PATTERN = /^[a-z0-9_-]{1,40}\*?$|^\*$/;
 const MB = 1024 * 1024;
 
-function entries(value: string | string[] | null | undefined): string[] {
+function entries(value: string | string[] | null | undefined, fold: (entry: string) => string = (entry) => entry): string[] {
   const list = Array.isArray(value) ? value : (value ?? "").split(/[\s,]+/);
-  return [...new Set(list.map((entry) => entry.trim()).filter(Boolean))];
+  return [...new Set(list.map((entry) => fold(entry.trim())).filter(Boolean))];
 }
 
 function tooMany(what: string): DomainError {
@@ -25,7 +25,7 @@ function tooMany(what: string): DomainError {
 
 /** Categories a key may write, from a list or comma/space separated text; null (any) when empty. */
 export function parseCategoryScope(value: string | string[] | null | undefined): string[] | null {
-  const list = entries(value).map((entry) => entry.toLowerCase());
+  const list = entries(value, (entry) => entry.toLowerCase());
   if (list.length === 0) return null;
   if (list.length > MAX_SCOPE_ENTRIES) throw tooMany("categories");
   const bad = list.find((entry) => !CATEGORY_PATTERN.test(entry));

@@ -11,15 +11,22 @@ export const MAX_ARCHIVE_BYTES = 2 * 1024 ** 3;
 
 /** "evidence.png", then "evidence (2).png" for a second file of that name. */
 export function uniqueNames(names: string[]): string[] {
-  const seen = new Map<string, number>();
+  // Names given out so far, and the last number each name took (a file may already be called "evidence (2).png").
+  const taken = new Set<string>();
+  const lastNumber = new Map<string, number>();
   return names.map((raw) => {
     // Path separators and characters Windows refuses would let a name escape the folder or break extraction.
     const name = [...raw].map((c) => (c.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(c) ? "_" : c)).join("").replace(/^\.+/, "") || "file";
-    const count = (seen.get(name.toLowerCase()) ?? 0) + 1;
-    seen.set(name.toLowerCase(), count);
-    if (count === 1) return name;
     const dot = name.lastIndexOf(".");
-    return dot > 0 ? `${name.slice(0, dot)} (${count})${name.slice(dot)}` : `${name} (${count})`;
+    let count = lastNumber.get(name.toLowerCase()) ?? 1;
+    let unique = name;
+    while (taken.has(unique.toLowerCase())) {
+      count += 1;
+      unique = dot > 0 ? `${name.slice(0, dot)} (${count})${name.slice(dot)}` : `${name} (${count})`;
+    }
+    lastNumber.set(name.toLowerCase(), count);
+    taken.add(unique.toLowerCase());
+    return unique;
   });
 }
 

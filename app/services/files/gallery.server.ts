@@ -3,6 +3,7 @@ import type { Db } from "../../../db/index";
 import type { Database } from "../../../db/schema";
 import { ALL_CATEGORIES, categoryGroupKeys } from "~/lib/categories";
 import { isUuid } from "~/services/platform/ids.server";
+import { isCalendarDay } from "~/lib/calendar-day";
 
 export const GALLERY_PAGE_SIZE = 24;
 export const GALLERY_MAX_PAGE_SIZE = 100;
@@ -71,7 +72,6 @@ interface Cursor {
 
 /** created_at::text, e.g. "2026-11-22 17:30:38.123456+00" (the offset follows the session's TimeZone). */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2})?|Z)?$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function encodeCursor(cursor: Cursor, sort: GallerySort = "newest"): string {
   const parts = sort === "newest" ? [cursor.at, cursor.id] : [sort, cursor.at, cursor.id];
@@ -147,8 +147,8 @@ function galleryFilters(teamId: string, query: GalleryQuery) {
     if (query.serverId) conditions.push(eb("files.server_id", "=", query.serverId));
     const player = query.player?.trim();
     if (player) conditions.push(sql<SqlBool>`(lower(files.player_name) = ${player.toLowerCase()} OR lower(files.player_identifier) = ${player.toLowerCase()})`);
-    if (query.from && DAY.test(query.from)) conditions.push(sql<SqlBool>`files.created_at >= (${query.from}::date::timestamp AT TIME ZONE 'UTC')`);
-    if (query.to && DAY.test(query.to)) conditions.push(sql<SqlBool>`files.created_at < ((${query.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
+    if (query.from && isCalendarDay(query.from)) conditions.push(sql<SqlBool>`files.created_at >= (${query.from}::date::timestamp AT TIME ZONE 'UTC')`);
+    if (query.to && isCalendarDay(query.to)) conditions.push(sql<SqlBool>`files.created_at < ((${query.to}::date + 1)::timestamp AT TIME ZONE 'UTC')`);
     if (categories) conditions.push(sql<SqlBool>`replace(files.category, '-', '_') IN (${sql.join(categories)})`);
     if (search) {
       const pattern = likePattern(search);

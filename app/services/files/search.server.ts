@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder } from "kysely";
 import type { Db } from "../../../db/index";
 import type { Database, FileRecord } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
+import { startsOnCalendarDay } from "~/lib/calendar-day";
 
 export const SEARCH_MAX_LIMIT = 100;
 const OFFSET_DEFAULT_LIMIT = 50;
@@ -31,6 +32,8 @@ function integer(params: URLSearchParams, name: string, min: number): number | u
   const raw = params.get(name)?.trim();
   if (!raw) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw invalid(name, `${name} must be a whole number of at least ${min}`);
+  // Past 2^53 the number is no longer exact, and an OFFSET past PostgreSQL's bigint fails the query.
+  if (!Number.isSafeInteger(Number(raw))) throw invalid(name, `${name} is too large`);
   return Number(raw);
 }
 
@@ -39,7 +42,7 @@ function date(params: URLSearchParams, name: string, endOfDay: boolean): Date | 
   if (!raw) return undefined;
   // A bare date means the whole day: from the start of from_date to the end of to_date.
   const value = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? new Date(`${raw}T${endOfDay ? "23:59:59.999" : "00:00:00.000"}Z`) : new Date(raw);
-  if (Number.isNaN(value.getTime())) throw invalid(name, `${name} must be a date (YYYY-MM-DD or ISO 8601)`);
+  if (Number.isNaN(value.getTime()) || !startsOnCalendarDay(raw)) throw invalid(name, `${name} must be a date (YYYY-MM-DD or ISO 8601)`);
   return value;
 }
 

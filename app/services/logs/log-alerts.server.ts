@@ -37,10 +37,22 @@ function wholeNumber(value: unknown, name: string, min: number, max: number, fal
   return n;
 }
 
-export async function createLogAlert(db: Db, discordApiBase: string, input: AlertInput): Promise<void> {
+export interface AlertSettings {
+  name: string;
+  kind: LogAlertKind;
+  channel: "discord" | "email";
+  target: string;
+  threshold: number;
+  windowMinutes: number;
+  cooldownMinutes: number;
+}
+
+/** An alert's settings as the form sends them, checked before anything is read or stored. */
+export function parseAlertSettings(discordApiBase: string, input: Omit<AlertInput, "teamId" | "datasetId" | "rule">): AlertSettings {
   const name = typeof input.name === "string" ? input.name.trim() : "";
   if (!name || name.length > 80) throw new DomainError("invalid_request", "Name the alert (at most 80 characters)");
-  if (typeof input.kind !== "string" || !(input.kind in ALERT_KINDS)) throw new DomainError("invalid_request", "Choose when the alert fires");
+  // Own keys only: "constructor" is `in` every object.
+  if (typeof input.kind !== "string" || !Object.hasOwn(ALERT_KINDS, input.kind)) throw new DomainError("invalid_request", "Choose when the alert fires");
   if (input.channel !== "discord" && input.channel !== "email") throw new DomainError("invalid_request", "Send alerts to Discord or e-mail");
   const target =
     input.channel === "discord"
@@ -50,21 +62,34 @@ export async function createLogAlert(db: Db, discordApiBase: string, input: Aler
         : (() => {
             throw new DomainError("invalid_request", "Enter the e-mail address to alert");
           })();
+  return {
+    name,
+    kind: input.kind as LogAlertKind,
+    channel: input.channel,
+    target,
+    threshold: wholeNumber(input.threshold, "The count", 1, 1_000_000, 1),
+    windowMinutes: wholeNumber(input.windowMinutes, "The window", 1, 1440, 5),
+    cooldownMinutes: wholeNumber(input.cooldownMinutes, "The cooldown", 0, 10080, 15),
+  };
+}
+
+export async function createLogAlert(db: Db, discordApiBase: string, input: AlertInput): Promise<void> {
+  const settings = parseAlertSettings(discordApiBase, input);
   await assertTeamDataset(db, input.teamId, input.datasetId);
   await db
     .insertInto("log_alerts")
     .values({
       dataset_id: input.datasetId,
-      name,
-      kind: input.kind as LogAlertKind,
+      name: settings.name,
+      kind: settings.kind,
       min_level: input.rule.minLevel,
       resource: input.rule.resource,
       contains: input.rule.contains,
-      threshold: wholeNumber(input.threshold, "The count", 1, 1_000_000, 1),
-      window_minutes: wholeNumber(input.windowMinutes, "The window", 1, 1440, 5),
-      cooldown_minutes: wholeNumber(input.cooldownMinutes, "The cooldown", 0, 10080, 15),
-      channel: input.channel,
-      target,
+      threshold: settings.threshold,
+      window_minutes: settings.windowMinutes,
+      cooldown_minutes: settings.cooldownMinutes,
+      channel: settings.channel,
+      target: settings.target,
     })
     .execute();
 }

@@ -111,7 +111,7 @@ export async function queueForwards(trx: Db, forwards: ForwardRule[], entries: A
   return rows.length;
 }
 
-interface QueuedEntry {
+export interface QueuedEntry {
   ts: string;
   level: string;
   resource: string | null;
@@ -119,7 +119,7 @@ interface QueuedEntry {
   dataset: string;
 }
 
-function embedOf(entry: QueuedEntry) {
+export function embedOf(entry: QueuedEntry) {
   return {
     title: `${entry.level.toUpperCase()}${entry.resource ? ` · ${entry.resource}` : ""}`.slice(0, 256),
     description: entry.message.slice(0, 4000),

@@ -32,8 +32,12 @@ export function parseTimestamp(value: unknown, now: Date, index: number | null =
   let ms: number;
   if (typeof value === "number" || (typeof value === "string" && /^\d+(\.\d+)?$/.test(value.trim()))) {
     const n = Number(value);
-    // Seconds (10 digits), milliseconds (13), microseconds (16), nanoseconds (19, Loki).
-    ms = n < 1e11 ? n * 1000 : n < 1e14 ? n : n < 1e17 ? n / 1000 : n / 1e6;
+    const digits = typeof value === "string" ? value.trim() : "";
+    // Seconds (10 digits), milliseconds (13), microseconds (16), nanoseconds (19, Loki). Whole micro- or
+    // nanoseconds sent as text are cut to the millisecond exactly: as a double, 19 digits are a few hundred
+    // nanoseconds off, enough to lose the millisecond the sender wrote.
+    if (n >= 1e14 && /^\d+$/.test(digits)) ms = Number(BigInt(digits) / (n < 1e17 ? 1000n : 1_000_000n));
+    else ms = n < 1e11 ? n * 1000 : n < 1e14 ? n : n < 1e17 ? n / 1000 : n / 1e6;
   } else if (typeof value === "string") {
     ms = Date.parse(value);
   } else {

@@ -4,6 +4,7 @@ import { isLogLevel, LOG_LEVELS, type LogLevel } from "~/lib/log-levels";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { levelsFrom } from "~/services/logs/log-rules.server";
 import { DAY_MS } from "~/lib/durations";
+import { startsOnCalendarDay } from "~/lib/calendar-day";
 
 export const LOG_PAGE_SIZE = 100;
 const MAX_LOG_PAGE = 1000;
@@ -48,7 +49,7 @@ const WALL_CLOCK_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
 function parseDate(value: string | null, name: string): Date | undefined {
   if (!value) return undefined;
   const date = new Date(WALL_CLOCK_TIME.test(value) ? `${value}Z` : value);
-  if (Number.isNaN(date.getTime())) throw new DomainError("invalid_request", `${name} must be a date or time (ISO 8601)`);
+  if (Number.isNaN(date.getTime()) || !startsOnCalendarDay(value)) throw new DomainError("invalid_request", `${name} must be a date or time (ISO 8601)`);
   return date;
 }
 

@@ -34,7 +34,7 @@ export async function logEntriesThisMonth(db: Db, teamId: string, now: Date = ne
   return Number(row?.n ?? 0);
 }
 
-function volumeRefusal(tier: Tier, used: number): DomainError {
+export function volumeRefusal(tier: Tier, used: number): DomainError {
   const plan = PLANS[tier];
   return new DomainError(
     "rate_limited",

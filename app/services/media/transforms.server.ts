@@ -77,7 +77,7 @@ export function parseTransform(query: URLSearchParams, accept: string | undefine
   let varyAccept = false;
   const preset = query.get("preset");
   if (preset !== null) {
-    if (!(preset in PRESETS)) return { kind: "invalid", message: `preset must be one of ${Object.keys(PRESETS).join(", ")}` };
+    if (!Object.hasOwn(PRESETS, preset)) return { kind: "invalid", message: `preset must be one of ${Object.keys(PRESETS).join(", ")}` };
     if (query.has("w") || query.has("h")) return { kind: "invalid", message: "Use preset or w/h, not both" };
     spec.width = PRESETS[preset as PresetName];
     spec.format = "webp";

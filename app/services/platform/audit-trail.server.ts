@@ -4,6 +4,7 @@ import { AUDIT_ACTOR_KINDS, type AuditActorKind } from "~/lib/audit-actions";
 import { PLANS, isTier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { DAY_MS } from "~/lib/durations";
+import { isCalendarDay } from "~/lib/calendar-day";
 
 /** One thing a person did in the portal; key calls are recorded by the API call log. */
 export interface AuditEntryInput {
@@ -67,14 +68,14 @@ export interface AuditEntry {
   status: number | null;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const AUDIT_PAGE_SIZE = 50;
 /** An export holds at most this many entries, newest first. */
 export const AUDIT_EXPORT_LIMIT = 10_000;
 
-function dayStart(value: string, field: string): Date {
+/** The first moment (UTC) of a `from`/`to` day of the trail's filters, or a 400 naming the field. */
+export function dayStart(value: string, field: string): Date {
   const date = new Date(`${value}T00:00:00Z`);
-  if (!DAY.test(value) || Number.isNaN(date.getTime())) throw new DomainError("invalid_request", `${field} must be a date (YYYY-MM-DD)`, { field });
+  if (!isCalendarDay(value)) throw new DomainError("invalid_request", `${field} must be a date (YYYY-MM-DD)`, { field });
   return date;
 }
 

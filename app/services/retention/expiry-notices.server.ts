@@ -20,7 +20,7 @@ export interface NoticeOptions {
   send(notice: ExpiryNotice): Promise<void>;
 }
 
-function noticeFor(email: string, files: { original_filename: string; expires_at: Date }[], options: NoticeOptions): ExpiryNotice {
+export function noticeFor(email: string, files: { original_filename: string; expires_at: Date }[], options: NoticeOptions): ExpiryNotice {
   const soonest = files.reduce((a, b) => (a.expires_at < b.expires_at ? a : b)).expires_at;
   const lines = files.slice(0, LISTED).map((f) => `- ${f.original_filename} (deleted after ${formatDate(f.expires_at)})`);
   if (files.length > LISTED) lines.push(`- and ${files.length - LISTED} more`);

@@ -19,8 +19,9 @@ const LEGACY_ALIASES: string[][] = [["tif", "tiff"]];
 function looksLikeText(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
-    // A multi-byte character may be cut at the end of the sniffed prefix; fatal decoding of the rest decides.
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, Math.max(0, bytes.length - 3)));
+    // A multi-byte character may be cut at the end of the sniffed prefix: decoded as a stream, that tail waits
+    // for bytes that never come instead of failing, while any invalid sequence before it still throws.
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
     return true;
   } catch {
     return false;

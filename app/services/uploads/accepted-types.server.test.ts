@@ -1,17 +1,9 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_FILE_TYPES,
-  describeAllowedTypes,
-  FILE_TYPE_GROUPS,
-  groupAllowedTypes,
-  normaliseFileTypes,
-} from "../../app/lib/file-types.ts";
-import { serverFormSchema } from "../../app/lib/server-form.ts";
-import { assertTypeAllowed, detectType, isTypeAllowed, SNIFF_BYTES, webmCodecIds } from "../../app/services/uploads/accepted-types.server.ts";
-import { ERROR_STATUS } from "../../app/http/api-response.server.ts";
-import type { DomainError } from "../../app/services/platform/domain-error.server.ts";
-import { testAudio, testClip } from "../helpers/media-fixtures.ts";
+import { assertTypeAllowed, detectType, isTypeAllowed, SNIFF_BYTES, webmCodecIds } from "~/services/uploads/accepted-types.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
+import type { DomainError } from "~/services/platform/domain-error.server";
+import { testAudio, testClip } from "../../../tests/helpers/media-fixtures.ts";
 
 const sniff = (bytes: Buffer, filename?: string) => detectType(bytes.subarray(0, SNIFF_BYTES), filename);
 
@@ -19,35 +11,6 @@ const sniff = (bytes: Buffer, filename?: string) => detectType(bytes.subarray(0,
 function rsc(magic: "RSC7" | "RSC8"): Buffer {
   return Buffer.concat([Buffer.from(magic, "ascii"), Buffer.from([0x0d, 0, 0, 0, 0x80, 0x01, 0, 0x40]), Buffer.alloc(200, 0x11)]);
 }
-
-describe("the file-type catalogue", () => {
-  it("groups the types, and new servers allow every image, video and audio type", () => {
-    expect(FILE_TYPE_GROUPS.map((g) => g.label)).toEqual(["Images", "Video", "Audio", "Documents", "Game resources"]);
-    expect(DEFAULT_FILE_TYPES).toEqual([
-      "jpg", "png", "gif", "webp", "avif", "heic",
-      "mp4", "webm", "mov", "avi", "mkv",
-      "mp3", "ogg", "weba", "wav", "m4a", "aac",
-    ]);
-    expect(DEFAULT_FILE_TYPES).not.toContain("pdf");
-  });
-
-  it("folds aliases and group names into catalogue names, in catalogue order", () => {
-    expect(normaliseFileTypes(["opus", "JPEG", ".png", "jpg"])).toEqual({ types: ["jpg", "png", "ogg"], unknown: [] });
-    expect(normaliseFileTypes(["audio", "exe"])).toEqual({ types: ["mp3", "ogg", "weba", "wav", "m4a", "aac"], unknown: ["exe"] });
-    expect(serverFormSchema.parse({ name: "A", allowedFileTypes: ["jpeg", "webp", "weba"] }).allowedFileTypes).toEqual(["jpg", "webp", "weba"]);
-    const refused = serverFormSchema.safeParse({ name: "A", allowedFileTypes: [] });
-    expect(refused.success).toBe(false);
-    expect(refused.error?.issues[0]?.message).toBe("Select at least one file type");
-  });
-
-  it("describes an allow-list by group, old MIME entries under Other", () => {
-    expect(describeAllowedTypes(["jpg", "jpeg", "png", "gif", "mp4", "pdf"])).toBe("Images (jpg, png, gif), Video (mp4), Documents (pdf)");
-    expect(groupAllowedTypes(["weba", "image/*"])).toEqual([
-      { label: "Audio", types: ["weba"] },
-      { label: "Other", types: ["image/*"] },
-    ]);
-  });
-});
 
 describe("type detection", { timeout: 60_000 }, () => {
   it("tells an audio-only WebM (a MediaRecorder voice note) from a WebM with video", async () => {
@@ -79,6 +42,29 @@ describe("type detection", { timeout: 60_000 }, () => {
     expect(await sniff(rsc("RSC8"), "MAP.YMAP")).toEqual({ ext: "ymap", mime: "application/octet-stream" });
     expect(await sniff(rsc("RSC7"), "evil.html")).toEqual({ ext: "rsc", mime: "application/octet-stream" });
     expect(await sniff(rsc("RSC7"))).toEqual({ ext: "rsc", mime: "application/octet-stream" });
+  });
+});
+
+describe("detection without a known signature", () => {
+  it("calls UTF-8 text text, even with a character cut at the end of the sniffed bytes", async () => {
+    expect(await detectType(Buffer.from("plate: ABC 123\nofficer: Ünal 🚓"))).toEqual({ ext: "txt", mime: "text/plain" });
+    const cut = Buffer.from("é".repeat(10)).subarray(0, 19);
+    expect(await detectType(cut)).toEqual({ ext: "txt", mime: "text/plain" });
+    expect(await detectType(Buffer.from("note: 🚓").subarray(0, -1))).toEqual({ ext: "txt", mime: "text/plain" });
+  });
+
+  it("calls bytes with NUL or invalid UTF-8 an unknown binary, never text", async () => {
+    expect(await detectType(Buffer.from("hello\0world"))).toEqual({ ext: "bin", mime: "application/octet-stream" });
+    const badSequence = Buffer.concat([Buffer.from("report "), Buffer.from([0xc3, 0x28]), Buffer.from(" continues here")]);
+    expect(await detectType(badSequence)).toEqual({ ext: "bin", mime: "application/octet-stream" });
+  });
+
+  it("finds no codecs in bytes that are not an EBML header, and stops at the end of what it has", () => {
+    expect(webmCodecIds(new Uint8Array(0))).toEqual([]);
+    expect(webmCodecIds(Buffer.from("just some text with \x86 in it"))).toEqual([]);
+    // A CodecID element whose size runs past the sniffed bytes is skipped, not read out of bounds.
+    expect(webmCodecIds(Uint8Array.from([0x86, 0x88, 0x56, 0x5f, 0x56]))).toEqual([]);
+    expect(webmCodecIds(Uint8Array.from([0x00, 0x86, 0x85, ...Buffer.from("V_VP8"), 0x00]))).toEqual(["V_VP8"]);
   });
 });
 
@@ -124,5 +110,22 @@ describe("the allow-list check", () => {
         ],
       },
     });
+  });
+
+  it("reads allow-list entries trimmed, lower-cased and without a leading dot", () => {
+    expect(isTypeAllowed([" .JPG "], jpeg)).toBe(true);
+    expect(isTypeAllowed(["IMAGE/JPEG"], jpeg)).toBe(true);
+    expect(isTypeAllowed(["*/*"], webm)).toBe(true);
+  });
+
+  it("admits nothing from an empty list, and a MIME family only for its own types", () => {
+    expect(isTypeAllowed([], jpeg)).toBe(false);
+    expect(isTypeAllowed(["video/*"], weba)).toBe(false);
+    expect(isTypeAllowed(["image/*"], { ext: "txt", mime: "text/plain" })).toBe(false);
+  });
+
+  it("treats tif and tiff, outside the catalogue, as one format", () => {
+    expect(isTypeAllowed(["tif"], { ext: "tiff", mime: "image/tiff" })).toBe(true);
+    expect(isTypeAllowed(["tiff"], { ext: "tif", mime: "image/tiff" })).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { barPercent, formatBytes, formatDate, formatDateTime, formatPercent, percentUsed } from "../../app/lib/format.ts";
+import { barPercent, formatBytes, formatCount, formatDate, formatDateTime, formatDuration, formatPercent, isStorageLow, percentUsed } from "~/lib/format";
 
 describe("sizes", () => {
   it("pick the unit that keeps the figure readable, 1024-based", () => {
@@ -26,6 +26,13 @@ describe("sizes", () => {
     expect(ticks).toEqual(["1.4 MB", "1.2 MB", "880.6 KB"]);
     expect(new Set(ticks).size).toBe(3);
   });
+
+  it("stay in TB past the largest unit, and round fractional bytes", () => {
+    expect(formatBytes(2048 * 1024 ** 4)).toBe("2048 TB");
+    expect(formatBytes(1024 ** 5 - 1)).toBe("1024 TB");
+    expect(formatBytes(511.6)).toBe("512 B");
+    expect(formatBytes(1024 ** 3 - 1, 0)).toBe("1 GB");
+  });
 });
 
 describe("quota shares", () => {
@@ -36,6 +43,28 @@ describe("quota shares", () => {
     expect(percentUsed(10, 0)).toBe(0);
     expect(barPercent(percentUsed(6, 5))).toBe(100);
   });
+
+  it("read negative usage as none and may pass 100 for an account over its quota", () => {
+    expect(percentUsed(-10, 100)).toBe(0);
+    expect(percentUsed(150, 100)).toBe(150);
+    expect(percentUsed(10, -1)).toBe(0);
+    expect(barPercent(-3)).toBe(0);
+  });
+
+  it("warn about low storage only above 90%", () => {
+    expect(isStorageLow(90)).toBe(false);
+    expect(isStorageLow(90.01)).toBe(true);
+    expect(isStorageLow(250)).toBe(true);
+  });
+});
+
+describe("counts", () => {
+  it("separate thousands and choose the noun by the count", () => {
+    expect(formatCount(0, "file")).toBe("0 files");
+    expect(formatCount(1, "file")).toBe("1 file");
+    expect(formatCount(12_400, "file")).toBe("12,400 files");
+    expect(formatCount(2, "log entry", "log entries")).toBe("2 log entries");
+  });
 });
 
 describe("dates", () => {
@@ -45,5 +74,21 @@ describe("dates", () => {
     expect(formatDateTime("2026-11-26T04:42:00Z")).toBe("26 Nov 2026, 04:42 UTC");
     expect(formatDate(null)).toBe("Never");
     expect(formatDateTime(undefined)).toBe("Never");
+  });
+
+  it("use UTC whatever the offset of the input", () => {
+    expect(formatDate("2026-11-27T00:30:00+02:00")).toBe("26 Nov 2026");
+    expect(formatDateTime("2026-11-26T23:59:00-01:00")).toBe("27 Nov 2026, 00:59 UTC");
+    expect(formatDate("")).toBe("Never");
+  });
+});
+
+describe("durations", () => {
+  it("print minutes and seconds, hours only when there are some", () => {
+    expect(formatDuration(0)).toBe("0:00");
+    expect(formatDuration(7_000)).toBe("0:07");
+    expect(formatDuration(65_000)).toBe("1:05");
+    expect(formatDuration(3_723_000)).toBe("1:02:03");
+    expect(formatDuration(59_600)).toBe("1:00");
   });
 });
