@@ -7,6 +7,7 @@ const NEED_BUILD = [
   "tests/unit/module-graph.test.ts",
   "tests/integration/production-entry.test.ts",
   "tests/integration/instance-crash.test.ts",
+  "tests/integration/concurrent-start.test.ts",
   // Sets up through the portal in Chromium, which needs the client bundle.
   "tests/compat/script-clients.test.ts",
 ];

@@ -12,6 +12,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import {
   assertValidKey,
@@ -144,7 +145,9 @@ export class S3BlobStore implements BlobStore {
   }
 
   async check(): Promise<void> {
-    const key = `.health/${process.pid}`;
+    // A key per check: instances in containers share a pid (1), and checks of one instance overlap. At the
+    // top level, as no folder-backed store (MinIO, s3rver) can remove the folder under another check's write.
+    const key = `.health-${randomUUID()}`;
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: "ok" }));
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }

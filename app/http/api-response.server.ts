@@ -38,7 +38,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_an_image: 415,
   image_too_large: 413,
   too_many_frames: 413,
-  image_corrupt: 400,
+  image_corrupt: 422,
   file_missing: 400,
   file_hidden: 451,
   file_in_open_case: 409,

@@ -15,14 +15,16 @@ import {
 import { serverFormSchema } from "~/lib/server-form";
 
 describe("the file-type catalogue", () => {
-  it("groups the types, and new servers allow every image, video and audio type", () => {
+  it("groups the types, and new servers allow every image, video and audio type and pdf (the spec's default selection plus media)", () => {
     expect(FILE_TYPE_GROUPS.map((g) => g.label)).toEqual(["Images", "Video", "Audio", "Documents", "Game resources"]);
     expect(DEFAULT_FILE_TYPES).toEqual([
       "jpg", "png", "gif", "webp", "avif", "heic",
       "mp4", "webm", "mov", "avi", "mkv",
       "mp3", "ogg", "weba", "wav", "m4a", "aac",
+      "pdf",
     ]);
-    expect(DEFAULT_FILE_TYPES).not.toContain("pdf");
+    expect(normaliseFileTypes(["jpg", "jpeg", "png", "gif", "mp4", "pdf"]).types.every((t) => DEFAULT_FILE_TYPES.includes(t))).toBe(true);
+    expect(DEFAULT_FILE_TYPES).not.toContain("txt");
   });
 
   it("gives every name and alias to exactly one entry", () => {

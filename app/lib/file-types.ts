@@ -94,15 +94,18 @@ export const FILE_TYPES: readonly FileTypeEntry[] = FILE_TYPE_GROUPS.flatMap((g)
 /** Every name a toggle can post, in catalogue order. */
 export const FILE_TYPE_NAMES: readonly string[] = FILE_TYPES.map((t) => t.name);
 
-/** New servers accept every image, video and audio type FiveM scripts send. */
-export const DEFAULT_FILE_TYPES: readonly string[] = FILE_TYPE_GROUPS.filter((g) => ["images", "video", "audio"].includes(g.id)).flatMap((g) =>
-  g.types.map((t) => t.name),
-);
+/**
+ * New servers accept every image, video and audio type FiveM scripts send, and PDF: the spec's default
+ * selection (jpg, jpeg, png, gif, mp4, pdf) plus media, so an MDT's report attachments work too.
+ */
+export const DEFAULT_FILE_TYPES: readonly string[] = FILE_TYPE_GROUPS.flatMap((g) =>
+  ["images", "video", "audio"].includes(g.id) ? g.types : g.types.filter((t) => t.name === "pdf"),
+).map((t) => t.name);
 
 /** A file input's `accept`: every catalogue type by MIME family or extension (the server still decides by bytes). */
 export const FILE_INPUT_ACCEPT = ["image/*", "video/*", "audio/*", ...FILE_TYPES.flatMap((t) => [t.name, ...t.aliases].map((n) => `.${n}`))].join(",");
 
-/** The default before the catalogue existed; migration 0004 moves servers still on it. */
+/** The default before the catalogue existed; migration 0004 moved servers still on it to the media types, 0020 adds pdf. */
 export const LEGACY_DEFAULT_FILE_TYPES: readonly string[] = ["jpg", "jpeg", "png", "gif", "mp4", "pdf"];
 
 /** The game-resource names an RSC7/RSC8 binary may be stored as (from the client's extension). */

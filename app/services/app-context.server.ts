@@ -54,7 +54,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     onConnectionError: (error) => logger.warn({ error: error.message }, "idle database connection failed; the pool replaces it"),
   });
   try {
-    const { applied } = await migrateToLatest(handle.db);
+    const { applied } = await migrateToLatest(handle.db, { log: logger, lockTimeoutMs: config.STARTUP_LOCK_TIMEOUT_S * 1000 });
     if (applied.length) logger.info({ applied }, "database migrated");
   } catch (error) {
     await handle.close();

@@ -18,6 +18,7 @@ import { logs } from "./0016-logs.ts";
 import { logSavedQueries } from "./0017-log-saved-queries.ts";
 import { logForwardsAlerts } from "./0018-log-forwards-alerts.ts";
 import { apiKeyUsage } from "./0019-api-key-usage.ts";
+import { defaultFileTypesPdf } from "./0020-default-file-types-pdf.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   "0017-log-saved-queries": logSavedQueries,
   "0018-log-forwards-alerts": logForwardsAlerts,
   "0019-api-key-usage": apiKeyUsage,
+  "0020-default-file-types-pdf": defaultFileTypesPdf,
 };

@@ -135,14 +135,16 @@ describe("portal core, as a new user", () => {
     await page.getByLabel("Server Name").fill("Nova City RP");
     await page.getByLabel("Description").fill("Serious roleplay");
     await page.getByLabel("Endpoint URL").fill("https://play.nova.example");
-    // New servers start with every image, video and audio type; Documents is opt-in. The group box
-    // selects its types from the keyboard, a type chip clears one and leaves the group mixed.
+    // New servers start with every image, video and audio type and pdf, so Documents starts mixed. The group
+    // box selects its types from the keyboard, a type chip clears one and leaves the group mixed again.
     const documents = page.getByRole("checkbox", { name: "Documents", exact: true });
-    expect(await documents.isChecked()).toBe(false);
+    expect(await documents.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
+    expect(await page.getByRole("checkbox", { name: /^pdf / }).isChecked()).toBe(true);
+    expect(await page.getByRole("checkbox", { name: /^txt / }).isChecked()).toBe(false);
     expect(await page.getByRole("checkbox", { name: "Audio", exact: true }).isChecked()).toBe(true);
     await documents.focus();
     await page.keyboard.press("Space");
-    expect(await page.getByRole("checkbox", { name: /^pdf / }).isChecked()).toBe(true);
+    expect(await page.getByRole("checkbox", { name: /^txt / }).isChecked()).toBe(true);
     await page.locator("label").filter({ hasText: /^txt$/i }).click();
     expect(await documents.evaluate((box) => (box as HTMLInputElement).indeterminate)).toBe(true);
     await page.screenshot({ path: screenshotPath("portal-servers-create-form"), fullPage: true });
@@ -153,7 +155,7 @@ describe("portal core, as a new user", () => {
     // The form collapses once the fetcher settles, a render after the new card shows.
     await expect.poll(() => page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
     const row = await server.ctx.db.selectFrom("servers").selectAll().where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
-    expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES, "pdf"]);
+    expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
     serverId = row.id;
     await page.screenshot({ path: screenshotPath("portal-servers"), fullPage: true });
   });
@@ -269,7 +271,7 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => toast(page, "Server updated").isVisible()).toBe(true);
     await expect.poll(() => page.getByTestId("server-settings").textContent()).toContain("Nova City Two");
     expect(await page.getByTestId("server-settings").textContent()).toContain("50 MB");
-    expect(await page.getByTestId("server-stats").textContent()).toContain(`Allowed File Types${DEFAULT_FILE_TYPES.length + 1}`);
+    expect(await page.getByTestId("server-stats").textContent()).toContain(`Allowed File Types${DEFAULT_FILE_TYPES.length}`);
     // The settings list the types under their groups.
     const groups = await page.getByTestId("allowed-types").first().locator(":scope > div").allTextContents();
     expect(groups.map((g) => g.replace(/\s+/g, ""))).toEqual([

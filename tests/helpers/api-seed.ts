@@ -15,7 +15,7 @@ export interface SeededAccount {
 
 /** A user with one server and one API key, made through the real services. */
 export async function seedAccount(
-  ctx: AppContext,
+  ctx: Pick<AppContext, "db">,
   options: {
     server?: Partial<Omit<CreateServerInput, "teamId">>;
     permissions?: string[];

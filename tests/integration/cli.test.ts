@@ -134,6 +134,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
         { label: "Images", types: ["jpg", "png", "gif", "webp", "avif", "heic"] },
         { label: "Video", types: ["mp4", "webm", "mov", "avi", "mkv"] },
         { label: "Audio", types: ["mp3", "ogg", "weba", "wav", "m4a", "aac"] },
+        { label: "Documents", types: ["pdf"] },
       ],
       max_file_size_mb: 50,
       default_public: true,

@@ -31,7 +31,7 @@ async function upload(data: Buffer, filename: string, type = "application/octet-
 }
 
 describe("a server created with the defaults", { timeout: 120_000 }, () => {
-  it("allows every image, video and audio type of the catalogue", async () => {
+  it("allows every image, video and audio type of the catalogue, and pdf", async () => {
     const row = await server.ctx.db.selectFrom("servers").select("allowed_file_types").where("id", "=", account.serverId).executeTakeFirstOrThrow();
     expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
   });
@@ -67,23 +67,34 @@ describe("a server created with the defaults", { timeout: 120_000 }, () => {
     expect(served.headers.get("content-type")).toContain(body.mime_type);
   });
 
-  it("refuses a PDF with 415 naming the allowed types by group, and keeps nothing", async () => {
-    const before = await traceOf(server, account);
+  it("accepts a PDF, as an MDT attaches a report", async () => {
     const { res, body } = await upload(pdf(3000), "report.pdf", "application/pdf");
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    expect(body.mime_type).toBe("application/pdf");
+    const served = await server.request(new URL(body.url).pathname);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toContain("application/pdf");
+  });
+
+  it("refuses a 7-Zip archive with 415 naming the allowed types by group, and keeps nothing", async () => {
+    const before = await traceOf(server, account);
+    const archive = Buffer.concat([Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04]), Buffer.alloc(200, 0x21)]);
+    const { res, body } = await upload(archive, "evidence.7z");
     expect(res.status).toBe(415);
     expect(body).toMatchObject({
       success: false,
       code: "unsupported_file_type",
-      detected_type: "application/pdf",
+      detected_type: "application/x-7z-compressed",
       allowed_types: [...DEFAULT_FILE_TYPES],
       allowed_types_by_group: [
         { label: "Images", types: ["jpg", "png", "gif", "webp", "avif", "heic"] },
         { label: "Video", types: ["mp4", "webm", "mov", "avi", "mkv"] },
         { label: "Audio", types: ["mp3", "ogg", "weba", "wav", "m4a", "aac"] },
+        { label: "Documents", types: ["pdf"] },
       ],
     });
     expect(body.error).toBe(
-      "File type pdf (application/pdf) is not allowed on this server. Allowed: Images (jpg, png, gif, webp, avif, heic), Video (mp4, webm, mov, avi, mkv), Audio (mp3, ogg, weba, wav, m4a, aac)",
+      "File type 7z (application/x-7z-compressed) is not allowed on this server. Allowed: Images (jpg, png, gif, webp, avif, heic), Video (mp4, webm, mov, avi, mkv), Audio (mp3, ogg, weba, wav, m4a, aac), Documents (pdf)",
     );
     expect(await traceOf(server, account)).toEqual(before);
   });

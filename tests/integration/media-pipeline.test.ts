@@ -135,16 +135,17 @@ describe("images at upload", () => {
     expect(result.variants[0]).toMatchObject({ mime_type: "image/webp", width: 4, height: 4 });
   });
 
-  it("refuses truncated and garbage images with 400/415 and leaves no derivative behind", async () => {
+  it("refuses truncated and garbage images with 422 image_corrupt and leaves no derivative behind", async () => {
     const before = await keys();
     const full = await gameScreenshot(800, 600, 5, "jpeg");
     const truncated = await store(full.subarray(0, Math.floor(full.length * 0.6)), "image/jpeg", "jpg");
     const cut = await refusal(processUploadedMedia(deps, truncated, settings));
-    expect([ERROR_STATUS[cut.code], cut.code]).toEqual([400, "image_corrupt"]);
+    expect([ERROR_STATUS[cut.code], cut.code]).toEqual([422, "image_corrupt"]);
 
     const garbage = await store(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), randomBytes(200)]), "image/png", "png");
     const bad = await refusal(processUploadedMedia(deps, garbage, settings));
-    expect([ERROR_STATUS[bad.code], bad.code]).toEqual([415, "invalid_image"]);
+    expect([ERROR_STATUS[bad.code], bad.code]).toEqual([422, "image_corrupt"]);
+    expect(bad.message).toMatch(/^The PNG image is truncated or corrupt \(.+\)$/);
     expect(await keys()).toEqual([...before, garbage.storageKey, truncated.storageKey].sort());
   });
 

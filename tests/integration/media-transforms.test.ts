@@ -167,11 +167,11 @@ describe("image transforms on /f/", () => {
     expect(rows.map((r) => [r.variant, r.width, r.height])).toEqual([["w400_h0_inside_q80.webp", 400, 225]]);
   });
 
-  it("refuses a corrupt image's transform with 400 instead of failing", async () => {
+  it("refuses a corrupt image's transform with 422 instead of failing", async () => {
     const full = await gameScreenshot(640, 360, 3);
     const truncated = await seedFile(server, owner, { bytes: full.subarray(0, Math.floor(full.length / 2)), mimeType: "image/png", extension: "png" });
     const res = await server.request(`${filePath(truncated)}?w=100`);
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ code: "image_corrupt" });
   });
 });

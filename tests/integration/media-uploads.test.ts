@@ -61,7 +61,7 @@ describe("images uploaded through the script API", () => {
   it.each([
     ["a pixel bomb", () => pngBomb(), "bomb.png", 413, "image_too_large"],
     ["a frame bomb", () => gifWithFrames(501), "frames.gif", 413, "too_many_frames"],
-    ["a truncated image", async () => (await gameScreenshot(640, 360, 6, "jpeg")).subarray(0, 9000), "cut.jpg", 400, "image_corrupt"],
+    ["a truncated image", async () => (await gameScreenshot(640, 360, 6, "jpeg")).subarray(0, 9000), "cut.jpg", 422, "image_corrupt"],
   ])("refuses %s quickly and leaves no trace", async (_name, make, filename, status, code) => {
     const who = await seedAccount(server.ctx);
     const data = await make();

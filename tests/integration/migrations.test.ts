@@ -76,6 +76,38 @@ describe("migrations", () => {
     }
   });
 
+  it("give servers on the wave-2 default (media only) the new default with pdf, and leave chosen lists alone", { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase();
+    const handle = await createDb({ databaseUrl: database.url });
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo("0019-api-key-usage")).error).toBeUndefined();
+      const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('mdt@example.com') RETURNING id`.execute(handle.db);
+      const team = user.rows[0].id;
+      await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${team}, 'MDT', ${team})`.execute(handle.db);
+      // The first takes the column's wave-2 default, as every server made with the defaults since 0004 has it.
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvwave20001', ${team}, 'Defaults', 's1')`.execute(handle.db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret, allowed_file_types) VALUES ('srvchosen001', ${team}, 'Chosen', 's2', '{jpg,png,mp4}')`.execute(handle.db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret, allowed_file_types)
+        VALUES ('srvnoaac0001', ${team}, 'No AAC', 's3', '{jpg,png,gif,webp,avif,heic,mp4,webm,mov,avi,mkv,mp3,ogg,weba,wav,m4a}')`.execute(handle.db);
+
+      expect((await migrateToLatest(handle.db)).applied).toEqual(["0020-default-file-types-pdf"]);
+      const rows = await sql<{ id: string; allowed_file_types: string[] }>`SELECT id, allowed_file_types FROM servers ORDER BY id`.execute(handle.db);
+      expect(rows.rows).toEqual([
+        { id: "srvchosen001", allowed_file_types: ["jpg", "png", "mp4"] },
+        { id: "srvnoaac0001", allowed_file_types: ["jpg", "png", "gif", "webp", "avif", "heic", "mp4", "webm", "mov", "avi", "mkv", "mp3", "ogg", "weba", "wav", "m4a"] },
+        { id: "srvwave20001", allowed_file_types: [...DEFAULT_FILE_TYPES] },
+      ]);
+      expect(DEFAULT_FILE_TYPES).toContain("pdf");
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvafter0002', ${team}, 'After', 's4')`.execute(handle.db);
+      const after = await sql<{ allowed_file_types: string[] }>`SELECT allowed_file_types FROM servers WHERE id = 'srvafter0002'`.execute(handle.db);
+      expect(after.rows[0].allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+
   it("give every account made before teams a personal team with its id, owning its servers, keys, files and plan", { timeout: 90_000 }, async () => {
     const database = await createTestDatabase();
     const handle = await createDb({ databaseUrl: database.url });

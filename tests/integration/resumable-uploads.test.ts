@@ -126,8 +126,8 @@ describe("resumable uploads (tus)", { timeout: 120_000 }, () => {
     expect(tooBig.status).toBe(413);
     expect(JSON.parse(await tooBig.text())).toMatchObject({ code: "file_too_large" });
 
-    // Documents are opt-in: a declared PDF is refused before any byte is sent.
-    const declared = await create(account.key, 1000, "evidence.pdf");
+    // Game resources are opt-in: a declared archive is refused before any byte is sent.
+    const declared = await create(account.key, 1000, "evidence.zip");
     expect(declared.status).toBe(415);
     expect(JSON.parse(await declared.text())).toMatchObject({ code: "unsupported_file_type" });
 

@@ -84,8 +84,8 @@ describe("uploads read whole into reusable buffers", { timeout: 180_000 }, () =>
     const truncated = whole.subarray(0, Math.floor(whole.length / 2));
     const before = await traceOf(server, account);
     const [refused] = await uploadAll(server, account, [{ name: "cut.webp", type: "image/webp", data: truncated }]);
-    expect(refused!.res.status).toBe(415);
-    expect(refused!.body.code).toBe("invalid_image");
+    expect(refused!.res.status).toBe(422);
+    expect(refused!.body.code).toBe("image_corrupt");
     expect((await pool(server)).in_use).toBe(0);
     // Nothing kept: no row, no blob, no usage.
     expect(await traceOf(server, account)).toEqual(before);

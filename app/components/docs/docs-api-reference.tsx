@@ -5,6 +5,13 @@ import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, pre
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "~/components/docs/doc-parts";
 import { UploadResponse } from "~/components/docs/docs-getting-started";
 
+/** "yes" when a new server allows every type of a group, else the ones it allows, else "no". */
+function onForNewServers(names: string[]): string {
+  const on = names.filter((name) => DEFAULT_FILE_TYPES.includes(name));
+  if (on.length === names.length) return "yes";
+  return on.length ? on.join(", ") : "no";
+}
+
 export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb: number }) {
   return (
     <>
@@ -106,8 +113,8 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
       <DocSection id="file-types" title="File types">
         <p>
           The type of every upload is read from its bytes, never from its name or <C>Content-Type</C>, and must be one the server allows. New servers
-          allow every image, video and audio type, so phone photos (WebP), videos (WebM) and voice notes (WebM or Ogg Opus) work without changing a
-          setting; documents and game resources are switched on per server in its settings. A WebM or Ogg without a video track is audio (
+          allow every image, video and audio type and PDF, so phone photos (WebP), videos (WebM), voice notes (WebM or Ogg Opus) and report PDFs work
+          without changing a setting; text files and game resources are switched on per server in its settings. A WebM or Ogg without a video track is audio (
           <C>audio/webm</C>, <C>audio/ogg</C>). A refused type answers <C>415 unsupported_file_type</C> listing the allowed types by group.
         </p>
         <Table
@@ -116,7 +123,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           rows={FILE_TYPE_GROUPS.map((group) => [
             group.label,
             <C key="t">{group.types.map((t) => (t.aliases.length ? `${t.name} (${t.aliases.join(", ")})` : t.name)).join(", ")}</C>,
-            group.types.every((t) => DEFAULT_FILE_TYPES.includes(t.name)) ? "yes" : "no",
+            onForNewServers(group.types.map((t) => t.name)),
           ])}
         />
       </DocSection>

@@ -143,5 +143,5 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
 
 /** Starts this instance's workers and scheduler on the shared queue; server.ts stops them on close. */
 export function startBackgroundJobs(ctx: AppContext, options: JobQueueOptions = {}): Promise<JobQueue> {
-  return startJobQueue(ctx.db, ctx.logger, backgroundJobDefinitions(ctx), options);
+  return startJobQueue(ctx.db, ctx.dbKind, ctx.logger, backgroundJobDefinitions(ctx), { setupLockTimeoutMs: ctx.config.STARTUP_LOCK_TIMEOUT_S * 1000, ...options });
 }

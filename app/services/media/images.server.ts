@@ -1,4 +1,5 @@
 import sharp, { type FitEnum, type Metadata, type Sharp, type SharpOptions } from "sharp";
+import { corruptImage, STRICT_DECODE } from "~/services/media/image-integrity.server";
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 
@@ -83,21 +84,22 @@ const megapixels = (pixels: number) => Math.round(pixels / 100_000) / 10;
 
 /**
  * Reads the header only (no pixel decode), so a decompression bomb is refused in milliseconds
- * and without allocating its pixels.
+ * and without allocating its pixels. `mimeType`, what the bytes were detected as, names the format
+ * when the header cannot be read (a truncated GIF or WebP, a PNG with garbage after its signature).
  */
-export async function inspectImage(source: ImageSource, limits: ImageLimits): Promise<ImageInfo> {
+export async function inspectImage(source: ImageSource, limits: ImageLimits, mimeType?: string): Promise<ImageInfo> {
   let meta: Metadata;
   try {
     meta = await openImage(source, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new DomainError("invalid_image", "The file is not a readable image");
+  } catch (error) {
+    throw corruptImage(mimeType, error);
   }
   if (meta.format === "svg") {
     throw new DomainError("invalid_image", "SVG images are stored as files and never rendered");
   }
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
-  if (!width || !height) throw new DomainError("invalid_image", "The file is not a readable image");
+  if (!width || !height) throw corruptImage(mimeType, new Error("no picture size in its header"));
   const pixels = width * height;
   if (pixels > limits.maxPixels) {
     throw new DomainError("image_too_large",
@@ -138,22 +140,29 @@ function encoder(pipeline: Sharp, { format, quality, smartSubsample = false, eff
   }
 }
 
-function decodeFailure(error: unknown): DomainError {
+/** An upload being read: any decoder warning refuses it, and the refusal names the type its bytes were detected as. */
+export interface UploadDecode {
+  mimeType: string;
+}
+
+function decodeFailure(error: unknown, upload?: UploadDecode): DomainError {
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) {
     return new DomainError("image_too_large", "Image exceeds the pixel limit");
   }
-  return new DomainError("image_corrupt", "The image data is truncated or corrupt");
+  return corruptImage(upload?.mimeType, error);
 }
 
 /**
  * Decodes the first frame, applies the EXIF orientation, resizes and encodes. Output carries
  * no metadata at all (sharp writes none unless asked), so derivatives never leak EXIF or GPS.
+ * An upload (`upload` given) is decoded strictly; stored files and video frames as before.
  */
-export function encodeImage(source: ImageSource | RawFrame, options: EncodeOptions, limits: ImageLimits): Promise<EncodedImage> {
+export function encodeImage(source: ImageSource | RawFrame, options: EncodeOptions, limits: ImageLimits, upload?: UploadDecode): Promise<EncodedImage> {
   return withImageSlot(async () => {
     try {
-      let pipeline = openImage(source, { limitInputPixels: limits.maxPixels, failOn: "error", pages: 1 }).autoOrient();
+      const failOn = upload ? STRICT_DECODE.failOn : "error";
+      let pipeline = openImage(source, { limitInputPixels: limits.maxPixels, failOn, pages: 1 }).autoOrient();
       if (options.width || options.height) {
         pipeline = pipeline.resize({
           width: options.width,
@@ -166,7 +175,7 @@ export function encodeImage(source: ImageSource | RawFrame, options: EncodeOptio
       const { data, info } = await encoder(pipeline, options).toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: info.height, mimeType: MIME_BY_FORMAT[options.format] };
     } catch (error) {
-      throw decodeFailure(error);
+      throw decodeFailure(error, upload);
     }
   });
 }
@@ -175,7 +184,7 @@ export function encodeImage(source: ImageSource | RawFrame, options: EncodeOptio
  * The original re-encoded in its own format without metadata (orientation applied first).
  * PNG stays lossless; JPEG and WebP are re-encoded at a high quality.
  */
-export function stripImageMetadata(source: ImageSource, format: string, limits: ImageLimits): Promise<EncodedImage | null> {
+export function stripImageMetadata(source: ImageSource, format: string, limits: ImageLimits, upload?: UploadDecode): Promise<EncodedImage | null> {
   const targets: Record<string, { format: OutputFormat; quality: number }> = {
     jpeg: { format: "jpeg", quality: 92 },
     png: { format: "png", quality: 100 },
@@ -184,5 +193,5 @@ export function stripImageMetadata(source: ImageSource, format: string, limits: 
   };
   const target = targets[format];
   if (!target) return Promise.resolve(null);
-  return encodeImage(source, { format: target.format, quality: target.quality, smartSubsample: true }, limits);
+  return encodeImage(source, { format: target.format, quality: target.quality, smartSubsample: true }, limits, upload);
 }

@@ -5,7 +5,8 @@ import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
 import type { Logger } from "~/services/platform/logger.server";
-import { encodeImage, inspectImage, isRasterImage, stripImageMetadata, type EncodedImage, type EncodeOptions } from "~/services/media/images.server";
+import { encodeImage, inspectImage, isRasterImage, stripImageMetadata, type EncodedImage, type EncodeOptions, type ImageInfo, type ImageSource } from "~/services/media/images.server";
+import { assertEveryFrameDecodes, assertGifWhole, assertJpegDecodesWhole } from "~/services/media/image-integrity.server";
 import { withImageSlot } from "~/services/media/image-slots.server";
 import { imageLimits } from "~/services/media/limits.server";
 import { hasCrossReference, PDF_TAIL_BYTES, stripPdfMetadata } from "~/services/media/pdf-metadata.server";
@@ -126,17 +127,19 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
   const written: string[] = [];
   try {
     const source = bytes ?? (await readSource(deps.blobs, upload.storageKey));
-    const info = await inspectImage(source, limits);
+    const decode = { mimeType: upload.mimeType };
+    const info = await inspectImage(source, limits, upload.mimeType);
+    await assertPixelDataIsWhole(source, info, upload.mimeType);
     let replacement: EncodedImage | null = null;
     if (settings.convertToWebp && CONVERTIBLE.has(upload.mimeType) && info.frames === 1) {
-      const webp = await encodeImage(source, UPLOAD_WEBP, limits);
+      const webp = await encodeImage(source, UPLOAD_WEBP, limits, decode);
       if (webp.data.length < upload.size) replacement = webp;
     }
     if (!replacement && settings.stripMetadata && info.hasMetadata && info.frames === 1) {
-      replacement = await stripImageMetadata(source, info.format, limits);
+      replacement = await stripImageMetadata(source, info.format, limits, decode);
     }
-    // Decoding for the thumbnail is also what finds truncated or corrupt pixel data.
-    const thumb = await encodeImage(replacement?.data ?? source, THUMBNAIL_SPEC, limits);
+    // The original's first frame is decoded in full and strictly either here or by the re-encode above.
+    const thumb = await encodeImage(replacement?.data ?? source, THUMBNAIL_SPEC, limits, replacement ? undefined : decode);
     const thumbhash = await computeThumbHash(thumb.data);
 
     let stored: StoredUpload = upload;
@@ -164,6 +167,20 @@ async function processImage(deps: MediaDeps, upload: StoredUpload, settings: Med
     await Promise.all(written.map((key) => deps.blobs.delete(key).catch(() => undefined)));
     throw error;
   }
+}
+
+/**
+ * Every coded byte checked, strictly: a JPEG's (a thumbnail's scaled decode can skip its last bits; noise
+ * can decode without a warning), a GIF's blocks (libvips fills a cut frame in silently) and every frame
+ * of an animation (the thumbnail reads the first). Refused as image_corrupt (422).
+ */
+async function assertPixelDataIsWhole(source: ImageSource, info: ImageInfo, mimeType: string): Promise<void> {
+  if (mimeType === "image/jpeg" || mimeType === "image/gif") {
+    const bytes = typeof source === "string" ? await fsp.readFile(source) : source;
+    if (mimeType === "image/gif") assertGifWhole(bytes);
+    else await withImageSlot(() => assertJpegDecodesWhole(bytes, Math.max(info.width, info.height)));
+  }
+  if (info.frames > 1) await withImageSlot(() => assertEveryFrameDecodes(source, mimeType));
 }
 
 async function storeDerivative(blobs: BlobStore, fileKey: string, variant: string, image: EncodedImage): Promise<PendingVariant> {

@@ -34,7 +34,10 @@ const envSchema = z
     JOBS_MODE: z.enum(["scheduled", "manual"]).default("scheduled"),
 
     DATABASE_URL: optionalUrl,
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    // Two at least: a start-up lock holds one connection while the work it guards uses another.
+    DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(200).default(10),
+    // How long an instance waits for another's migrations or job queue setup before it gives up.
+    STARTUP_LOCK_TIMEOUT_S: z.coerce.number().int().min(1).max(86_400).default(600),
 
     S3_BUCKET: optionalString,
     S3_ENDPOINT: optionalUrl,

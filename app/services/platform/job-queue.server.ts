@@ -1,6 +1,7 @@
 import { CompiledQuery } from "kysely";
 import PgBoss from "pg-boss";
-import type { Db } from "../../../db/index";
+import type { Db, DbKind } from "../../../db/index";
+import { withStartupLock } from "../../../db/startup-lock";
 import type { Logger } from "~/services/platform/logger.server";
 
 /** A kind of background work: its queue name, when it runs by itself, and what it does. */
@@ -35,6 +36,8 @@ export interface JobQueueOptions {
    * (tests): no queue, no schedule, nothing at start; a job runs only when `runNow` asks for it.
    */
   mode?: "scheduled" | "manual";
+  /** Longest this instance waits for another's queue setup (STARTUP_LOCK_TIMEOUT_S). */
+  setupLockTimeoutMs?: number;
 }
 
 function findJob(jobs: JobDefinition[], name: string): JobDefinition {
@@ -64,6 +67,24 @@ function startManualJobs(jobs: JobDefinition[]): JobQueue {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+// Any fixed 64-bit number; the same in every instance.
+const QUEUE_SETUP_LOCK_ID = 7_411_903_202_612n;
+const DEFAULT_SETUP_LOCK_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * pg-boss's `create_queue` inserts the queue's row and then, in the same transaction, adds a foreign
+ * key from the queue's new partition to `pgboss.queue`, which needs a SHARE ROW EXCLUSIVE lock on it.
+ * A second instance creating the same queue at that moment holds ROW EXCLUSIVE on `pgboss.queue` (its
+ * INSERT) while it waits for the first one's row: each waits for the other, and PostgreSQL ends one
+ * with "deadlock detected" — the start of every instance but one, when several start together on an
+ * empty database (docs/decisions/092). So pg-boss's start (its schema and the cron queue it creates)
+ * and every queue and schedule of ours are made by one instance at a time; on PGlite there is one.
+ */
+async function setUpOnce(db: Db, dbKind: DbKind, logger: Logger, timeoutMs: number, setUp: () => Promise<void>): Promise<void> {
+  if (dbKind === "pglite") return setUp();
+  await db.connection().execute((conn) => withStartupLock(conn, { key: QUEUE_SETUP_LOCK_ID, name: "job queue setup", timeoutMs, log: logger }, setUp));
 }
 
 /**
@@ -97,17 +118,21 @@ function bossDb(db: Db, state: { stopped: boolean; inFlight: Set<Promise<unknown
  * runs are created once however many instances run the scheduler, and a run whose instance died
  * expires and is retried elsewhere.
  */
-export async function startJobQueue(db: Db, logger: Logger, jobs: JobDefinition[], options: JobQueueOptions = {}): Promise<JobQueue> {
+export async function startJobQueue(db: Db, dbKind: DbKind, logger: Logger, jobs: JobDefinition[], options: JobQueueOptions = {}): Promise<JobQueue> {
   if (options.mode === "manual") return startManualJobs(jobs);
   const state = { stopped: false, inFlight: new Set<Promise<unknown>>() };
   const boss = new PgBoss({ db: bossDb(db, state), schedule: true, supervise: true, migrate: true });
   // The database may come and go (decision: database outages never end the process); pg-boss reports and retries.
   boss.on("error", (error) => logger.warn({ err: error }, "job queue error"));
-  await boss.start();
+  await setUpOnce(db, dbKind, logger, options.setupLockTimeoutMs ?? DEFAULT_SETUP_LOCK_TIMEOUT_MS, async () => {
+    await boss.start();
+    for (const job of jobs) {
+      await boss.createQueue(job.name, { name: job.name, policy: "stately", expireInSeconds: job.expireInSeconds, retryLimit: 1, retryDelay: 60 });
+      await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
+    }
+  });
   const controller = new AbortController();
   for (const job of jobs) {
-    await boss.createQueue(job.name, { name: job.name, policy: "stately", expireInSeconds: job.expireInSeconds, retryLimit: 1, retryDelay: 60 });
-    await boss.schedule(job.name, job.cron, {}, { tz: "UTC" });
     await boss.work(job.name, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 5 }, async () => {
       try {
         await job.run(controller.signal);
