@@ -1,55 +1,10 @@
 import { describe, expect } from "vitest";
 import { postForm, readToast, signUpAndSignIn, uniqueEmail, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
-import { waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
+import { createKeyAs, createServerAs, invitationIdOf, invitationLink, inviteAndJoin } from "../helpers/teams.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
-import type { FileId, ServerId } from "../../app/lib/ids.ts";
-
-/** The invitation link in the newest mail to `email`. */
-async function invitationLink(server: TestServer, email: string): Promise<string> {
-  const mail = await waitForOutboxMail(server.dataDir, email, "Join ");
-  const match = /https?:\/\/[^\s"<>]+\/invitations\/[0-9A-Za-z]+/.exec(mail.body);
-  if (!match) throw new Error(`no invitation link in:\n${mail.body}`);
-  return new URL(match[0]).pathname;
-}
-
-/** Invites `email` through the /team form as `by`, then signs that person up and accepts through the link. */
-async function inviteAndJoin(server: TestServer, by: SignedInUser, role: string, fields: Record<string, string | string[]> = {}): Promise<SignedInUser> {
-  const email = uniqueEmail(role);
-  const invited = await postForm(server, "/team", { intent: "invite", email, role, ...fields }, { cookie: by.cookie });
-  expect(invited.status).toBe(200);
-  expect(readToast(invited)).toMatchObject({ title: "Invitation sent" });
-  const link = await invitationLink(server, email);
-  const person = await signUpAndSignIn(server, { email, displayName: `The ${role}` });
-  const page = await server.request(link, { headers: { Cookie: person.cookie } });
-  expect(page.status).toBe(200);
-  expect(await page.text()).toContain("Accept");
-  const accepted = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: person.cookie });
-  expect(accepted.status).toBe(302);
-  expect(accepted.headers.get("location")).toBe("/dashboard");
-  expect(readToast(accepted)).toMatchObject({ title: "Welcome to the team" });
-  return person;
-}
-
-async function invitationIdOf(server: TestServer, email: string): Promise<string> {
-  const row = await server.ctx.db.selectFrom("team_invitations").select("id").where("email", "=", email).orderBy("created_at", "desc").executeTakeFirstOrThrow();
-  return row.id;
-}
-
-async function createServerAs(server: TestServer, who: SignedInUser, name: string): Promise<ServerId> {
-  const res = await postForm(server, "/servers", { name, description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: who.cookie });
-  expect(res.status).toBe(200);
-  return (await server.ctx.db.selectFrom("servers").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
-}
-
-function createKey(server: TestServer, who: SignedInUser, serverId: ServerId) {
-  return server.request("/api/keys", {
-    method: "POST",
-    headers: { Cookie: who.cookie, Origin: server.url, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Phone script", server_id: serverId }),
-  });
-}
+import type { FileId } from "../../app/lib/ids.ts";
 
 async function auditRows(server: TestServer, who: SignedInUser) {
   await server.flushUsage();
@@ -66,7 +21,7 @@ describe("teams", () => {
     // The invitation switched the developer's session to the owner's team: its servers are theirs to see.
     const servers = await (await server.request("/servers", { headers: { Cookie: developer.cookie } })).text();
     expect(servers).toContain("Mission Row RP");
-    const key = await createKey(server, developer, serverId);
+    const key = await createKeyAs(server, developer, serverId);
     expect(key.status).toBe(201);
     expect((await server.request("/api-keys", { headers: { Cookie: developer.cookie } })).status).toBe(200);
 
@@ -104,7 +59,7 @@ describe("teams", () => {
   test("a member without delete permission sees no delete controls and is refused; the file stays", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Owner Two" });
     const serverId = await createServerAs(server, owner, "Paleto RP");
-    const secret = ((await (await createKey(server, owner, serverId)).json()) as { api_key: string }).api_key;
+    const secret = ((await (await createKeyAs(server, owner, serverId)).json()) as { api_key: string }).api_key;
     const uploaded = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await png(), filename: "a.png", type: "image/png" }]) });
     expect(uploaded.status).toBe(201);
     const fileId = ((await uploaded.json()) as { id: FileId }).id;
