@@ -6,6 +6,7 @@ import { migrateToLatest } from "../db/migrate.ts";
 import { ensureLogPartitions } from "../app/services/logs/log-partitions.server.ts";
 import { logFiltersOf, searchLogs } from "../app/services/logs/log-search.server.ts";
 import { percentile, round } from "./lib.ts";
+import type { TeamId } from "../app/lib/ids.ts";
 
 export interface LogIngestResult {
   batch: number;
@@ -103,7 +104,7 @@ async function referenceIngest(databaseUrl: string, datasetId: string, batch: nu
 }
 
 /** A fresh database at the latest schema with one team, server and dataset, dropped once `run` is done. */
-async function withLogDatabase<T>(dbName: string, datasetName: string, run: (setup: { db: Db; url: string; owner: string; datasetId: string }) => Promise<T>): Promise<T> {
+async function withLogDatabase<T>(dbName: string, datasetName: string, run: (setup: { db: Db; url: string; owner: TeamId; datasetId: string }) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
@@ -114,8 +115,8 @@ async function withLogDatabase<T>(dbName: string, datasetName: string, run: (set
     const db = handle.db;
     await migrateToLatest(db);
     const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('bench@example.com') RETURNING id`.execute(db);
-    const owner = user.rows[0]!.id;
-    await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${owner}, 'Bench', ${owner})`.execute(db);
+    const team = await sql<{ id: TeamId }>`INSERT INTO teams (name, owner_user_id) VALUES ('Bench', ${user.rows[0]!.id}) RETURNING id`.execute(db);
+    const owner = team.rows[0]!.id;
     await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('benchlogs001', ${owner}, 'Bench', 'x')`.execute(db);
     const dataset = await sql<{ id: string }>`INSERT INTO log_datasets (server_id, name, retention_days) VALUES ('benchlogs001', ${datasetName}, 30) RETURNING id`.execute(db);
     return await run({ db, url, owner, datasetId: dataset.rows[0]!.id });

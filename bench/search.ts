@@ -5,6 +5,7 @@ import { createDb } from "../db/index.ts";
 import { migrateToLatest } from "../db/migrate.ts";
 import { searchFiles, type SearchQuery } from "../app/services/files/search.server.ts";
 import { percentile, round } from "./lib.ts";
+import { parseServerId } from "../app/services/platform/ids.server.ts";
 
 export interface SearchResult {
   rows: number;
@@ -38,17 +39,17 @@ export async function benchSearch(rows: number, samplesPerKind: number): Promise
       WHERE tablename = 'files' AND indexname NOT IN (SELECT conname FROM pg_constraint)`.execute(db);
     for (const index of indexes.rows) await sql.raw(`DROP INDEX ${index.indexname}`).execute(db);
     const user = await sql<{ id: string }>`INSERT INTO users (email, display_name) VALUES ('bench@example.com', 'Bench') RETURNING id`.execute(db);
-    const userId = user.rows[0].id;
-    await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${userId}, 'Bench', ${userId})`.execute(db);
+    const team = await sql<{ id: string }>`INSERT INTO teams (name, owner_user_id) VALUES ('Bench', ${user.rows[0].id}) RETURNING id`.execute(db);
+    const teamId = team.rows[0].id;
     const servers = ["benchbig0001", "benchother02", "benchother03", "benchother04"];
     for (const id of servers) {
-      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES (${id}, ${userId}, ${id}, ${id})`.execute(db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES (${id}, ${teamId}, ${id}, ${id})`.execute(db);
     }
     await sql`
       INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type,
                          size_bytes, sha256, is_public, player_name, player_identifier, metadata, created_at)
       SELECT CASE WHEN g % 10 < 4 THEN 'benchbig0001' ELSE 'benchother0' || (2 + g % 3) END,
-             ${userId}::uuid,
+             ${teamId}::uuid,
              'k/' || g,
              md5(g::text) || '.webp',
              'screenshot_' || g || '.png',
@@ -68,7 +69,7 @@ export async function benchSearch(rows: number, samplesPerKind: number): Promise
     await sql`VACUUM ANALYZE files`.execute(db);
     const loadSeconds = round((performance.now() - started) / 1000, 1);
 
-    const base: SearchQuery = { serverId: "benchbig0001", sort: "desc", limit: 50, offset: 0, page: 1 };
+    const base: SearchQuery = { serverId: parseServerId("benchbig0001")!, sort: "desc", limit: 50, offset: 0, page: 1 };
     const kinds: Array<[string, (i: number) => SearchQuery]> = [
       ["latest page", (i) => ({ ...base, offset: (i % 5) * 50 })],
       ["category", (i) => ({ ...base, category: ["screenshots", "photos", "mdt"][i % 3] })],

@@ -12,6 +12,8 @@ import { createServer } from "../app/services/servers/servers.server.ts";
 import { createUser } from "../app/services/accounts/users.server.ts";
 import { createSession, sessionCookieName } from "../app/services/accounts/sessions.server.ts";
 import { startServer, type StartedServer } from "../server.ts";
+import { findPersonalTeam } from "../app/services/teams/teams.server.ts";
+import type { ServerId, TeamId } from "../app/lib/ids.ts";
 
 const dataDir = process.env.BENCH_DATA_DIR!;
 const config = loadConfig({
@@ -25,7 +27,7 @@ const config = loadConfig({
 });
 const server = await startServer({ config, inMemoryDb: !config.DATABASE_URL, handleSignals: true });
 
-async function seed(started: StartedServer, ownerId: string, serverId: string, name: string, bytes: Buffer, mimeType: string) {
+async function seed(started: StartedServer, ownerId: TeamId, serverId: ServerId, name: string, bytes: Buffer, mimeType: string) {
   const storageKey = `${serverId}/bench/${name}`;
   const put = await started.ctx.blobs.put(storageKey, Readable.from([bytes]));
   await started.ctx.db
@@ -48,29 +50,30 @@ async function seed(started: StartedServer, ownerId: string, serverId: string, n
 }
 
 const user = await createUser(server.ctx.db, { email: "bench@example.com", verified: true });
+const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
 // The upload bench sends incompressible PDF-headed bytes (no media processing to measure); PDFs are
 // one tick away from the defaults in the portal, so the bench server allows them.
-const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
-const small = await seed(server, user.id, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
-const large = await seed(server, user.id, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
-const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: user.id, name: "bench", permissions: ["upload", "read"] });
+const gameServer = await createServer(server.ctx.db, { teamId: teamId, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
+const small = await seed(server, teamId, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
+const large = await seed(server, teamId, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
+const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: teamId, name: "bench", permissions: ["upload", "read"] });
 // The small-upload bench measures the upload path, not the per-server rate limit: a business plan and
 // many servers, each with its own key, keep the limit (240 uploads a minute per server) out of the way.
-await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("team_id", "=", user.id).execute();
+await server.ctx.db.updateTable("subscriptions").set({ tier: "business", status: "active" }).where("team_id", "=", teamId).execute();
 const uploadKeys: string[] = [];
 // The log ingest bench sends from many servers too, each within its plan's requests per minute.
 const logKeys: string[] = [];
 // 100 servers: the small-upload bench's warm-up and rounds send ~10,000 PDFs within a minute.
 for (let i = 0; i < 100; i++) {
-  const target = await createServer(server.ctx.db, { teamId: user.id, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
-  uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench", permissions: ["upload"] })).secret);
-  if (i < 40) logKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.id, name: "bench logs", permissions: ["logs:write"] })).secret);
+  const target = await createServer(server.ctx.db, { teamId: teamId, name: `Upload RP ${i}`, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
+  uploadKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: teamId, name: "bench", permissions: ["upload"] })).secret);
+  if (i < 40) logKeys.push((await createApiKey(server.ctx.db, { serverId: target.id, teamId: teamId, name: "bench logs", permissions: ["logs:write"] })).secret);
 }
 // The owner's session, for the live tail of the Logs page.
 const ownerCookie = `${sessionCookieName(server.ctx.config)}=${(await createSession(server.ctx.db, { userId: user.id, ip: "127.0.0.1", userAgent: "stash-bench" })).token}`;
 const shots: string[] = [];
 for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
-  shots.push((await seed(server, user.id, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
+  shots.push((await seed(server, teamId, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
 }
 process.stdout.write(
   `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, ownerCookie, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 import type { Role } from "../app/lib/roles";
 import type { Tier } from "../app/lib/plans";
 import type { AssignableRole, TeamPermission, TeamRole } from "../app/lib/team-roles";
+import type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "../app/lib/ids";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -9,12 +10,13 @@ type Json = ColumnType<Record<string, unknown>, string | Record<string, unknown>
 type TextArray = ColumnType<string[], string[] | undefined, string[]>;
 
 export type { Role } from "../app/lib/roles";
+export type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "../app/lib/ids";
 export type { Tier } from "../app/lib/plans";
 export type ServerStatus = "active" | "inactive" | "maintenance";
 export type TokenPurpose = "email_confirm" | "password_reset" | "email_change";
 
 export interface UsersTable {
-  id: Generated<string>;
+  id: Generated<UserId>;
   email: string | null;
   email_verified_at: NullableTimestamp;
   password_hash: string | null;
@@ -26,15 +28,15 @@ export interface UsersTable {
 }
 
 export interface TeamsTable {
-  id: Generated<string>;
+  id: Generated<TeamId>;
   name: string;
-  owner_user_id: string;
+  owner_user_id: UserId;
   created_at: Timestamp;
 }
 
 export interface TeamMembersTable {
-  team_id: string;
-  user_id: string;
+  team_id: TeamId;
+  user_id: UserId;
   role: TeamRole;
   permissions: ColumnType<TeamPermission[], TeamPermission[], TeamPermission[]>;
   joined_at: Timestamp;
@@ -44,12 +46,12 @@ export type InvitationStatus = "pending" | "accepted" | "declined" | "revoked";
 
 export interface TeamInvitationsTable {
   id: Generated<string>;
-  team_id: string;
+  team_id: TeamId;
   email: string;
   role: AssignableRole;
   permissions: ColumnType<TeamPermission[], TeamPermission[], TeamPermission[]>;
   token_hash: string;
-  invited_by_user_id: string | null;
+  invited_by_user_id: UserId | null;
   status: ColumnType<InvitationStatus, InvitationStatus | undefined, InvitationStatus>;
   expires_at: Date;
   created_at: Timestamp;
@@ -58,7 +60,7 @@ export interface TeamInvitationsTable {
 
 export interface IdentitiesTable {
   id: Generated<string>;
-  user_id: string;
+  user_id: UserId;
   provider: string;
   provider_user_id: string;
   username: string | null;
@@ -70,18 +72,18 @@ export interface IdentitiesTable {
 /** `id` is the SHA-256 of the token in the cookie, so a leaked table cannot be replayed. */
 export interface SessionsTable {
   id: string;
-  user_id: string;
+  user_id: UserId;
   expires_at: Date;
   created_at: Timestamp;
   ip: string | null;
   user_agent: string | null;
   /** The team this browser session acts in; null: the member's first team. */
-  team_id: ColumnType<string | null, string | null | undefined, string | null>;
+  team_id: ColumnType<TeamId | null, TeamId | null | undefined, TeamId | null>;
 }
 
 export interface AuthTokensTable {
   id: Generated<string>;
-  user_id: string;
+  user_id: UserId;
   purpose: TokenPurpose;
   token_hash: string;
   expires_at: Date;
@@ -92,8 +94,8 @@ export interface AuthTokensTable {
 }
 
 export interface ServersTable {
-  id: string;
-  team_id: string;
+  id: ServerId;
+  team_id: TeamId;
   name: string;
   description: string | null;
   endpoint_url: string | null;
@@ -111,15 +113,15 @@ export interface ServersTable {
 }
 
 export interface RetentionRulesTable {
-  server_id: string;
+  server_id: ServerId;
   category: string;
   days: number;
 }
 
 export interface ApiKeysTable {
-  id: Generated<string>;
-  server_id: string;
-  team_id: string;
+  id: Generated<ApiKeyId>;
+  server_id: ServerId;
+  team_id: TeamId;
   name: string;
   key_prefix: string;
   key_hash: string;
@@ -138,8 +140,8 @@ export interface ApiKeysTable {
 export interface UploadGrantsTable {
   id: Generated<string>;
   token_hash: string;
-  server_id: string;
-  api_key_id: string | null;
+  server_id: ServerId;
+  api_key_id: ApiKeyId | null;
   constraints: Json;
   expires_at: Date;
   used_at: NullableTimestamp;
@@ -147,9 +149,9 @@ export interface UploadGrantsTable {
 }
 
 export interface FilesTable {
-  id: Generated<string>;
-  server_id: string;
-  team_id: string;
+  id: Generated<FileId>;
+  server_id: ServerId;
+  team_id: TeamId;
   storage_key: string;
   filename: string;
   original_filename: string;
@@ -169,7 +171,7 @@ export interface FilesTable {
   expiry_notified_at: NullableTimestamp;
   uploaded_via: ColumnType<UploadVia, UploadVia | undefined, UploadVia>;
   /** The key that sent it (null for the portal, a webhook, or a key since deleted). */
-  api_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  api_key_id: ColumnType<ApiKeyId | null, ApiKeyId | null | undefined, ApiKeyId | null>;
   /** Set when an admin hid the file after a report: served 451 until restored. */
   hidden_at: NullableTimestamp;
   /** Kept forever: the server's retention rules skip it (a paid plan's allowance; free files still go at 30 days). */
@@ -187,7 +189,7 @@ export type ReportStatus = "open" | "hidden" | "dismissed";
 
 export interface FileReportsTable {
   id: Generated<string>;
-  file_id: string;
+  file_id: FileId;
   reason: string;
   details: ColumnType<string, string | undefined, string>;
   contact: string | null;
@@ -195,11 +197,11 @@ export interface FileReportsTable {
   status: ColumnType<ReportStatus, ReportStatus | undefined, ReportStatus>;
   created_at: Timestamp;
   resolved_at: NullableTimestamp;
-  resolved_by: string | null;
+  resolved_by: UserId | null;
 }
 
 export interface FileVariantsTable {
-  file_id: string;
+  file_id: FileId;
   variant: string;
   storage_key: string;
   mime_type: string;
@@ -213,7 +215,7 @@ export interface FileVariantsTable {
 }
 
 export interface SubscriptionsTable {
-  team_id: string;
+  team_id: TeamId;
   tier: ColumnType<Tier, Tier | undefined, Tier>;
   status: ColumnType<string, string | undefined, string>;
   stripe_customer_id: string | null;
@@ -224,7 +226,7 @@ export interface SubscriptionsTable {
 
 export interface StorageAddonsTable {
   id: Generated<string>;
-  team_id: string;
+  team_id: TeamId;
   gb: number;
   expires_at: NullableTimestamp;
   stripe_reference: string | null;
@@ -232,30 +234,30 @@ export interface StorageAddonsTable {
 }
 
 export interface AccountUsageTable {
-  team_id: string;
+  team_id: TeamId;
   used_bytes: ColumnType<number, number | undefined, number>;
   updated_at: Timestamp;
 }
 
 export interface AuditLogsTable {
   id: Generated<number>;
-  team_id: string | null;
-  server_id: string | null;
-  api_key_id: string | null;
+  team_id: TeamId | null;
+  server_id: ServerId | null;
+  api_key_id: ApiKeyId | null;
   action: string;
   ip: string | null;
   detail: Json;
   created_at: Timestamp;
   /** The signed-in person who acted in the portal; null for key calls (api_key_id) and the system. */
-  actor_user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  actor_user_id: ColumnType<UserId | null, UserId | null | undefined, UserId | null>;
   /** What was acted on, e.g. "3 files", a key's or a server's name. */
   target: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface CasesTable {
-  id: Generated<string>;
-  server_id: string;
-  team_id: string;
+  id: Generated<CaseId>;
+  server_id: ServerId;
+  team_id: TeamId;
   number: string;
   title: string;
   notes: ColumnType<string, string | undefined, string>;
@@ -266,21 +268,21 @@ export interface CasesTable {
 }
 
 export interface CaseFilesTable {
-  case_id: string;
-  file_id: string;
+  case_id: CaseId;
+  file_id: FileId;
   added_at: Timestamp;
-  added_by_user_id: ColumnType<string | null, string | null | undefined, string | null>;
-  added_by_key_id: ColumnType<string | null, string | null | undefined, string | null>;
+  added_by_user_id: ColumnType<UserId | null, UserId | null | undefined, UserId | null>;
+  added_by_key_id: ColumnType<ApiKeyId | null, ApiKeyId | null | undefined, ApiKeyId | null>;
 }
 
 export interface CaseMembersTable {
-  case_id: string;
-  user_id: string;
+  case_id: CaseId;
+  user_id: UserId;
 }
 
 export interface LogDatasetsTable {
   id: Generated<string>;
-  server_id: string;
+  server_id: ServerId;
   name: string;
   retention_days: number;
   created_at: Timestamp;
@@ -299,11 +301,11 @@ export interface LogEntriesTable {
 
 export interface LogSavedQueriesTable {
   id: Generated<string>;
-  team_id: string;
+  team_id: TeamId;
   name: string;
   /** The Logs page's query string (filters only). */
   query: string;
-  created_by_user_id: string | null;
+  created_by_user_id: UserId | null;
   created_at: Timestamp;
 }
 
@@ -349,7 +351,7 @@ export interface LogAlertsTable {
 }
 
 export interface UsageDailyTable {
-  server_id: string;
+  server_id: ServerId;
   day: ColumnType<string, string, string>;
   uploads: ColumnType<number, number | undefined, number>;
   upload_bytes: ColumnType<number, number | undefined, number>;
@@ -360,7 +362,7 @@ export interface UsageDailyTable {
 }
 
 export interface ApiKeyUsageDailyTable {
-  api_key_id: string;
+  api_key_id: ApiKeyId;
   day: ColumnType<string, string, string>;
   calls: ColumnType<number, number | undefined, number>;
 }
@@ -395,8 +397,8 @@ export interface StatusSamplesTable {
 
 export interface FileSharesTable {
   token: string;
-  file_id: string;
-  team_id: string;
+  file_id: FileId;
+  team_id: TeamId;
   expires_at: NullableTimestamp;
   password_hash: string | null;
   max_views: number | null;

@@ -7,6 +7,8 @@ import { actionFail, actionOk } from "~/http/action-results.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { filesTarget, recordPortalAudit, type PortalActor } from "~/http/portal-audit.server";
 import { teamPermissionMessage } from "~/http/guards.server";
+import { parseIds } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -18,14 +20,15 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export async function runFileAction(context: AppLoadContext, actor: PortalActor, form: FormData) {
   const teamId = actor.team.id;
   const intent = String(form.get("intent") ?? "");
-  const ids = form.getAll("id").map(String);
+  const requested = form.getAll("id");
   const titles: Record<string, string> = { delete: "Error deleting file", visibility: "Error changing visibility", category: "Error changing category" };
   const title = titles[intent] ?? "Error";
-  const failed = (status: number, description: string) => actionFail(title, description, status, undefined, { changed: [] as string[], deleted: [] as string[] });
+  const failed = (status: number, description: string) => actionFail(title, description, status, undefined, { changed: [] as FileId[], deleted: [] as FileId[] });
   if (!titles[intent]) return failed(400, "Unknown action");
-  if (ids.length === 0) return failed(400, "Select at least one file.");
-  if (ids.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
+  if (requested.length === 0) return failed(400, "Select at least one file.");
+  if (requested.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
   if (!actor.team.permissions.includes("delete_media")) return failed(403, teamPermissionMessage(actor.team, "delete_media"));
+  const ids = parseIds<FileId>(requested);
 
   if (intent === "delete") {
     let deleted: string[];
@@ -49,7 +52,7 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
     if (changed.length === 0) return failed(404, "File not found");
     await recordPortalAudit(context, actor, { action: "file.visibility", target: filesTarget(changed.length), detail: { ids: changed, visibility } });
     const description = changed.length === 1 ? `The file is now ${visibility}.` : `${changed.length} files are now ${visibility}.`;
-    return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as string[] });
+    return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as FileId[] });
   }
   const raw = sanitizeInput(String(form.get("category") ?? ""));
   if (!raw) return failed(400, "Category is required");
@@ -60,6 +63,6 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
   const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
   return actionOk(
     { type: moved ? "success" : "error", title: moved ? "Category changed" : title, description: `Moved ${plural(moved, "file")} to ${categoryLabel(move.category)}; their links changed.${left}` },
-    { changed: ids, deleted: [] as string[] },
+    { changed: ids, deleted: [] as FileId[] },
   );
 }

@@ -9,6 +9,8 @@ import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, without
 import { toFileView } from "~/services/files/file-views.server";
 import { MP4_COPY_VARIANT, POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
 import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "~/services/files/private-access.server";
+import type { FileId, ServerId } from "~/lib/ids";
+import { parseId, parseServerId } from "~/services/platform/ids.server";
 
 const REDIRECT_TTL_S = 600;
 
@@ -19,20 +21,22 @@ export interface DownloadRequest extends KeyedRequest {
 const notFound = () => apiError("not_found", "File not found");
 
 /** `{server_id}/{category}/{filename}`, the `path` of a file view, or its full /f/ URL. */
-export function parseFileReference(value: string | null): { serverId: string; category: string; filename: string } | null {
+export function parseFileReference(value: string | null): { serverId: ServerId; category: string; filename: string } | null {
   if (!value) return null;
   const trimmed = value.trim().replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/^\/?(f\/)?/, "");
   const match = /^([a-z0-9]{1,40})\/([a-z0-9_-]{1,40})\/([A-Za-z0-9_-][A-Za-z0-9._-]{0,199})$/.exec(trimmed.split("?")[0]);
-  return match ? { serverId: match[1], category: match[2], filename: match[3] } : null;
+  const serverId = parseServerId(match?.[1]);
+  return match && serverId ? { serverId, category: match[2], filename: match[3] } : null;
 }
 
 /** The file a download or metadata request may see: live, and public or keyed to its server. */
 export async function findVisibleFile(
   ctx: AppContext,
   request: KeyedRequest,
-  ref: { id: string } | { serverId: string; category: string; filename: string },
+  ref: { id: string } | { serverId: ServerId; category: string; filename: string },
 ): Promise<ServedFileRecord | undefined> {
-  const file = "id" in ref ? await findFileById(ctx.db, ref.id) : await findFileByPath(ctx.db, ref.serverId, ref.category, ref.filename);
+  const id = "id" in ref ? parseId<FileId>(ref.id) : undefined;
+  const file = "id" in ref ? id && (await findFileById(ctx.db, id)) : await findFileByPath(ctx.db, ref.serverId, ref.category, ref.filename);
   if (!file) return undefined;
   if (!file.is_public && !(await canReadPrivateFile(ctx, request, file))) return undefined;
   return file;
@@ -79,7 +83,8 @@ async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: num
  * file's server, and anyone else — no key, another server's key — gets the missing file's answer.
  */
 export async function fileMetadataResponse(ctx: AppContext, request: KeyedRequest, id: string): Promise<Response> {
-  const visible = await findFileById(ctx.db, id);
+  const fileId = parseId<FileId>(id);
+  const visible = fileId && (await findFileById(ctx.db, fileId));
   if (!visible || !(await holdsReadKeyOf(ctx, request, visible.server_id))) return notFound();
   const [file, variants] = await Promise.all([
     ctx.db.selectFrom("files").selectAll().where("id", "=", visible.id).executeTakeFirstOrThrow(),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { TeamId } from "~/lib/ids";
 import { adminCheckMessage, safeRedirectPath, teamPermissionMessage } from "~/http/guards.server";
 
 describe("safeRedirectPath: where to go after signing in", () => {
@@ -18,7 +19,7 @@ describe("safeRedirectPath: where to go after signing in", () => {
 
 describe("guard messages", () => {
   it("name the permission a member lacks in words", () => {
-    const team = { id: "t", name: "LSPD", role: "member" as const, permissions: [] };
+    const team = { id: "t" as TeamId, name: "LSPD", role: "member" as const, permissions: [] };
     expect(teamPermissionMessage(team, "manage_keys")).toBe('Your role in LSPD does not allow this (it needs the "Manage API keys" permission).');
   });
 

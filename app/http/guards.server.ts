@@ -9,6 +9,7 @@ import {
   type ActiveSession,
   type SessionUser,
 } from "~/services/accounts/sessions.server";
+import type { TeamId } from "~/lib/ids";
 
 export type { SessionUser };
 
@@ -16,7 +17,7 @@ export interface Authenticated {
   user: SessionUser;
   sessionId: string;
   /** The team the session switched to; `requireTeam` checks it is still one of the user's. */
-  chosenTeamId: string | null;
+  chosenTeamId: TeamId | null;
   /** Headers a layout loader should return: the re-sent cookie when the rolling expiry moved. */
   headers: Headers;
 }

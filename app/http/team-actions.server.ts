@@ -5,7 +5,9 @@ import { teamPermissionMessage, type TeamAuthenticated } from "~/http/guards.ser
 import { recordPortalAudit } from "~/http/portal-audit.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ROLE_LABELS } from "~/lib/team-roles";
-import { isDomainError } from "~/services/platform/domain-error.server";
+import { DomainError, isDomainError } from "~/services/platform/domain-error.server";
+import { parseId } from "~/services/platform/ids.server";
+import type { UserId } from "~/lib/ids";
 import { answerTeamInvitation, inviteTeamMember, revokeTeamInvitation } from "~/services/teams/team-invitations.server";
 import { leaveTeam, memberLabel, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
 import { chooseSessionTeam, createTeam, parseTeamName, renameTeam } from "~/services/teams/teams.server";
@@ -24,6 +26,13 @@ const TITLES: Record<string, string> = {
 
 /** Intents that change who is in the team or what they may do: owners and admins (manage members). */
 const MEMBER_MANAGEMENT = new Set(["rename", "invite", "revoke", "member-update", "member-remove"]);
+
+/** The member a form names; an id that is not one is a member not found. */
+function memberIdOf(form: FormData): UserId {
+  const userId = parseId<UserId>(form.get("userId"));
+  if (!userId) throw new DomainError("not_found", "Member not found");
+  return userId;
+}
 
 /**
  * The /team page's actions: rename, invite and revoke, change or remove a member, transfer
@@ -64,21 +73,21 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
         return actionOk({ type: "success", title: "Invitation revoked", description: `The link sent to ${invitation.email} no longer works.` });
       }
       case "member-update": {
-        const userId = String(form.get("userId") ?? "");
+        const userId = memberIdOf(form);
         const access = parseMemberAccess({ role: form.get("role"), permissions: form.getAll("permissions").map(String) });
         await updateTeamMember(context.db, { teamId: team.id, userId, ...access });
         await recordPortalAudit(context, auth, { action: "member.update", target: await memberLabel(context.db, userId), detail: { role: access.role, permissions: access.permissions ?? null } });
         return actionOk({ type: "success", title: "Access updated" });
       }
       case "member-remove": {
-        const userId = String(form.get("userId") ?? "");
+        const userId = memberIdOf(form);
         const target = await memberLabel(context.db, userId);
         await removeTeamMember(context.db, { teamId: team.id, userId });
         await recordPortalAudit(context, auth, { action: "member.remove", target });
         return actionOk({ type: "success", title: "Member removed", description: `${target} no longer has access to ${team.name}.` });
       }
       case "transfer": {
-        const userId = String(form.get("userId") ?? "");
+        const userId = memberIdOf(form);
         const target = await memberLabel(context.db, userId);
         await transferTeamOwnership(context.db, { teamId: team.id, fromUserId: auth.user.id, toUserId: userId });
         await recordPortalAudit(context, auth, { action: "team.transfer", target });

@@ -1,4 +1,6 @@
 /** Account roles, shared by the database schema, the admin service and the admin screens. */
+import type { UserId } from "~/lib/ids";
+
 export const ROLES = ["user", "moderator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -8,7 +10,7 @@ export function isRole(value: unknown): value is Role {
 
 /** One account in the admin list (spec: admin users), as the service reads it and the card shows it. */
 export interface AdminUserRow {
-  id: string;
+  id: UserId;
   email: string | null;
   displayName: string | null;
   avatarUrl: string | null;

@@ -1,3 +1,5 @@
+import type { TeamId } from "~/lib/ids";
+
 /** Team roles and permissions, shared by the schema, the team services and the team screens. */
 export const TEAM_ROLES = ["owner", "admin", "developer", "member"] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -51,7 +53,7 @@ export function isTeamPermission(value: unknown): value is TeamPermission {
 
 /** The team the portal acts in, with what the signed-in member may do there. */
 export interface CurrentTeam {
-  id: string;
+  id: TeamId;
   name: string;
   role: TeamRole;
   permissions: TeamPermission[];

@@ -2,6 +2,7 @@ import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { isDomainError } from "../../app/services/platform/domain-error.server.ts";
 import { findServerById } from "../../app/services/servers/servers.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
+import { parseServerId } from "../../app/services/platform/ids.server.ts";
 
 export const keyCreate: Command = {
   name: "key:create",
@@ -12,7 +13,8 @@ export const keyCreate: Command = {
     permissions: { type: "string", description: "comma-separated: upload, read, delete (default upload,read)" },
   },
   async run(ctx, args) {
-    const server = await findServerById(ctx.db, stringArg(args, "server"));
+    const serverId = parseServerId(stringArg(args, "server"));
+    const server = serverId && (await findServerById(ctx.db, serverId));
     if (!server) throw new UsageError(`No server with id ${args.server}`);
     const permissions = typeof args.permissions === "string" ? args.permissions.split(",") : undefined;
     try {

@@ -6,6 +6,7 @@ import { webhookUrl } from "../../app/services/servers/server-settings.server.ts
 import { createServer, findServerById, SERVER_STATUSES, updateServer, type ServerChanges } from "../../app/services/servers/servers.server.ts";
 import { TEAM_OPTION, teamFromArgs } from "./teams.ts";
 import { stringArg, UsageError, type Command, type CommandOutput } from "../command.ts";
+import { parseServerId } from "../../app/services/platform/ids.server.ts";
 
 const SERVER_NAME = /^[A-Za-z0-9 _-]{1,100}$/;
 
@@ -38,7 +39,8 @@ function describeServer(ctx: AppContext, server: Server): CommandOutput {
 
 async function serverArg(ctx: AppContext, args: Record<string, string | boolean | undefined>): Promise<Server> {
   const id = stringArg(args, "id");
-  const server = await findServerById(ctx.db, id);
+  const serverId = parseServerId(id);
+  const server = serverId && (await findServerById(ctx.db, serverId));
   if (!server) throw new UsageError(`No server with id ${id}`);
   return server;
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from "../../app/services/app-context.server.ts";
 import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
-import { isUuid } from "../../app/services/platform/ids.server.ts";
+import { parseId } from "../../app/services/platform/ids.server.ts";
+import type { TeamId } from "../../app/lib/ids.ts";
 import { resolveCurrentTeam } from "../../app/services/teams/teams.server.ts";
 import { listTeamsForAdmin } from "../../app/services/stats/admin-stats.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
@@ -9,12 +10,12 @@ import { stringArg, UsageError, type Command } from "../command.ts";
  * The team a command acts in: `--team <id>` when given, else the first team (their own) of the
  * person named by `--<emailOption>`, as the portal picks it for a fresh session.
  */
-export async function teamFromArgs(ctx: AppContext, args: Record<string, string | boolean | undefined>, emailOption: string): Promise<{ id: string; name: string; email: string | null }> {
+export async function teamFromArgs(ctx: AppContext, args: Record<string, string | boolean | undefined>, emailOption: string): Promise<{ id: TeamId; name: string; email: string | null }> {
   const user = await findUserByEmail(ctx.db, stringArg(args, emailOption));
   if (!user) throw new UsageError(`No user with e-mail ${args[emailOption]}`);
   if (typeof args.team === "string" && args.team.trim()) {
-    const teamId = args.team.trim();
-    const member = isUuid(teamId)
+    const teamId = parseId<TeamId>(args.team.trim());
+    const member = teamId
       ? await ctx.db
           .selectFrom("team_members")
           .innerJoin("teams", "teams.id", "team_members.team_id")
@@ -23,7 +24,7 @@ export async function teamFromArgs(ctx: AppContext, args: Record<string, string 
           .where("user_id", "=", user.id)
           .executeTakeFirst()
       : undefined;
-    if (!member) throw new UsageError(`${user.email} is not a member of team ${teamId}`);
+    if (!member) throw new UsageError(`${user.email} is not a member of team ${args.team.trim()}`);
     return { ...member, email: user.email };
   }
   const team = await resolveCurrentTeam(ctx.db, user.id, null);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createUser, findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { stringArg, UsageError, type Command } from "../command.ts";
+import { personalTeams } from "../../app/services/teams/teams.server.ts";
 
 const ROLES = ["user", "moderator", "admin"] as const;
 const roleSchema = z.enum(ROLES);
@@ -62,8 +63,9 @@ export const userList: Command = {
   async run(ctx) {
     const rows = await ctx.db
       .selectFrom("users")
-      .leftJoin("subscriptions", "subscriptions.team_id", "users.id")
-      .leftJoin("account_usage", "account_usage.team_id", "users.id")
+      .leftJoin(personalTeams(ctx.db).as("p"), "p.owner_user_id", "users.id")
+      .leftJoin("subscriptions", "subscriptions.team_id", "p.team_id")
+      .leftJoin("account_usage", "account_usage.team_id", "p.team_id")
       .select(["users.id", "users.email", "users.display_name", "users.role", "users.created_at", "subscriptions.tier", "account_usage.used_bytes"])
       .orderBy("users.created_at", "asc")
       .execute();

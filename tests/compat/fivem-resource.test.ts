@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { test } from "../helpers/fixtures.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 const run = promisify(execFile);
 
@@ -33,7 +34,7 @@ describe("the FiveM resource (fivem/stash) driving the live API", () => {
     const image = await fetch(String(data!.url));
     expect(image.status).toBe(200);
     expect(image.headers.get("content-type")).toMatch(/^image\//);
-    const row = await server.ctx.db.selectFrom("files").select(["player_name", "metadata"]).where("id", "=", String(data!.id)).executeTakeFirstOrThrow();
+    const row = await server.ctx.db.selectFrom("files").select(["player_name", "metadata"]).where("id", "=", String(data!.id) as FileId).executeTakeFirstOrThrow();
     expect(row).toEqual({ player_name: "Officer Tenpenny", metadata: { case: "LS-1042" } });
   });
 
@@ -43,7 +44,7 @@ describe("the FiveM resource (fivem/stash) driving the live API", () => {
     const row = await server.ctx.db
       .selectFrom("files")
       .select(["player_name", "player_identifier", "category"])
-      .where("id", "=", String(data!.id))
+      .where("id", "=", String(data!.id) as FileId)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ player_name: "Tommy Vercetti #7", player_identifier: `license:${"ab".repeat(20)}7`, category: "screenshots" });
   });

@@ -65,8 +65,8 @@ describe("billing screen", { timeout: 180_000 }, () => {
     expect(checkoutUrl).toMatch(new RegExp(`^${fake.url}/checkout/cs_test_`));
 
     // Stripe confirms the subscription by webhook; the return URL only shows the toast.
-    const customer = (await server.ctx.db.selectFrom("subscriptions").select("stripe_customer_id").where("team_id", "=", who.user.id).executeTakeFirstOrThrow()).stripe_customer_id!;
-    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { team_id: who.user.id } });
+    const customer = (await server.ctx.db.selectFrom("subscriptions").select("stripe_customer_id").where("team_id", "=", who.teamId).executeTakeFirstOrThrow()).stripe_customer_id!;
+    const sub = fake.setSubscription({ customer, priceId: PRICE_BUSINESS, metadata: { team_id: who.teamId } });
     expect((await deliver(server, signedEvent("customer.subscription.created", fake.subscriptionObject(sub)))).status).toBe(200);
     await page.goto(`${server.url}/billing?success=true`);
     await toastVisible(page, "Subscription successful!");
@@ -113,7 +113,7 @@ describe("billing screen", { timeout: 180_000 }, () => {
       object: "checkout.session",
       mode: "payment",
       payment_status: "paid",
-      metadata: { kind: "storage_addon", team_id: who.user.id, storage_gb: "15", tier: "free" },
+      metadata: { kind: "storage_addon", team_id: who.teamId, storage_gb: "15", tier: "free" },
     });
     expect((await deliver(server, grant)).status).toBe(200);
     const context = await signedInBrowserContext(browser, server, who, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });

@@ -8,22 +8,23 @@ import { describeViolation, injectAxe, runAxe } from "../helpers/axe.ts";
 import { screenshotPath } from "../helpers/browser.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { FileId, ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let browser: Browser;
 let owner: SignedInUser;
 let admin: SignedInUser;
-let serverId: string;
-let fileId: string;
+let serverId: ServerId;
+let fileId: FileId;
 
 test.beforeAll(async ({ server: started, browser: launched }) => {
   server = started;
   browser = launched;
   owner = await signUpAndSignIn(server, { displayName: "Nova Owner" });
   admin = await signUpAndSignIn(server, { displayName: "Ada Admin", role: "admin" });
-  const created = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Nova City RP", description: "Serious roleplay" });
+  const created = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Nova City RP", description: "Serious roleplay" });
   serverId = created.id;
-  const { secret } = await createApiKey(server.ctx.db, { serverId, teamId: owner.user.id, name: "Phone uploads" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId, teamId: owner.teamId, name: "Phone uploads" });
   // Real files, so the gallery, storage and analytics screens show cards, rows and charts.
   for (const [i, category] of ["phone_camera", "police_evidence", "security_camera"].entries()) {
     const res = await server.request("/api/upload", {
@@ -36,7 +37,7 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
       ]),
     });
     expect(res.status).toBe(201);
-    fileId = ((await res.json()) as { id: string }).id;
+    fileId = ((await res.json()) as { id: FileId }).id;
   }
   // A report, so the admin queue shows a card rather than its empty state.
   const file = await server.ctx.db.selectFrom("files").select(["category", "filename"]).where("id", "=", fileId).executeTakeFirstOrThrow();

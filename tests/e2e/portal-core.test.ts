@@ -8,6 +8,7 @@ import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signedInBrowserContext, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { screenshotPath } from "../helpers/browser.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -30,15 +31,15 @@ async function shoot(context: BrowserContext, path: string, name: string) {
   await page.close();
 }
 
-async function seedFile(userId: string, serverId: string, bytes: number, category: string, player: string) {
+async function seedFile(teamId: TeamId, serverId: ServerId, bytes: number, category: string, player: string) {
   const key = `${serverId}/${category}/${Math.random().toString(36).slice(2)}.png`;
   await server.ctx.blobs.put(key, Readable.from([Buffer.alloc(bytes, 3)]));
-  await reserveQuota(server.ctx.db, userId, bytes);
+  await reserveQuota(server.ctx.db, teamId, bytes);
   await server.ctx.db
     .insertInto("files")
     .values({
       server_id: serverId,
-      team_id: userId,
+      team_id: teamId,
       storage_key: key,
       filename: key.split("/").pop()!,
       original_filename: "photo.png",
@@ -58,7 +59,7 @@ describe("portal core, as a new user", () => {
   let user: SignedInUser;
   let context: BrowserContext;
   let page: Page;
-  let serverId: string;
+  let serverId: ServerId;
 
   beforeAll(async () => {
     user = await signUpAndSignIn(server, { displayName: "Nova Owner" });
@@ -130,7 +131,7 @@ describe("portal core, as a new user", () => {
     await page.getByRole("button", { name: "Create Server" }).click();
     await expect.poll(() => toast(page, "Invalid server name").isVisible()).toBe(true);
     expect(await page.getByText("Server name can only contain letters, numbers, spaces, hyphens, and underscores").first().isVisible()).toBe(true);
-    expect(await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", user.teamId).execute()).toEqual([]);
 
     await page.getByLabel("Server Name").fill("Nova City RP");
     await page.getByLabel("Description").fill("Serious roleplay");
@@ -154,7 +155,7 @@ describe("portal core, as a new user", () => {
     await expect.poll(() => page.getByTestId("server-card").count()).toBe(1);
     // The form collapses once the fetcher settles, a render after the new card shows.
     await expect.poll(() => page.getByRole("button", { name: "Create Server" }).count()).toBe(0);
-    const row = await server.ctx.db.selectFrom("servers").selectAll().where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const row = await server.ctx.db.selectFrom("servers").selectAll().where("team_id", "=", user.teamId).executeTakeFirstOrThrow();
     expect(row.allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
     serverId = row.id;
     await page.screenshot({ path: screenshotPath("portal-servers"), fullPage: true });
@@ -163,9 +164,9 @@ describe("portal core, as a new user", () => {
   it("shows a refusal only the server can make as a toast at once, and creates nothing", async () => {
     // The quota check runs in the action (409): its toast rides in the flash cookie, which the
     // root loader must read although React Router skips loaders after a 4xx action by default.
-    const usage = () => server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const usage = () => server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.teamId).executeTakeFirstOrThrow();
     const before = await usage();
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * 1024 ** 3 }).where("team_id", "=", user.user.id).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * 1024 ** 3 }).where("team_id", "=", user.teamId).execute();
     try {
       await page.goto(`${server.url}/servers`);
       await page.getByRole("link", { name: "Add New Server" }).click();
@@ -174,9 +175,9 @@ describe("portal core, as a new user", () => {
       await expect.poll(() => toast(page, "Error creating server").isVisible()).toBe(true);
       expect(await toast(page, "Error creating server").textContent()).toContain("Creating this server would exceed your storage quota of 5GB");
       expect(await page.getByTestId("server-card").count()).toBe(1);
-      expect(await server.ctx.db.selectFrom("servers").select("name").where("team_id", "=", user.user.id).execute()).toEqual([{ name: "Nova City RP" }]);
+      expect(await server.ctx.db.selectFrom("servers").select("name").where("team_id", "=", user.teamId).execute()).toEqual([{ name: "Nova City RP" }]);
     } finally {
-      await server.ctx.db.updateTable("account_usage").set({ used_bytes: before.used_bytes }).where("team_id", "=", user.user.id).execute();
+      await server.ctx.db.updateTable("account_usage").set({ used_bytes: before.used_bytes }).where("team_id", "=", user.teamId).execute();
     }
   });
 
@@ -214,7 +215,7 @@ describe("portal core, as a new user", () => {
   });
 
   it("shows real figures on the dashboard and passes every connection test", async () => {
-    await seedFile(user.user.id, serverId, 300_000, "phone_camera", "Niko");
+    await seedFile(user.teamId, serverId, 300_000, "phone_camera", "Niko");
     await server.ctx.db
       .insertInto("usage_daily")
       .values({ server_id: serverId, day: new Date().toISOString().slice(0, 10), api_calls: 12, uploads: 1, upload_bytes: 300_000, downloads: 4, download_bytes: 1_200_000 })
@@ -240,7 +241,7 @@ describe("portal core, as a new user", () => {
     await checks.nth(3).locator("summary").click();
     expect(await checks.nth(3).locator("pre").textContent()).toContain('"display_name": "Nova Owner"');
     // The temporary key is gone again: only the user's own key remains.
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.teamId).execute()).toHaveLength(1);
     await page.screenshot({ path: screenshotPath("portal-dashboard"), fullPage: true });
   });
 
@@ -311,7 +312,7 @@ describe("portal core, as a new user", () => {
     await page.waitForURL(`${server.url}/servers`);
     await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
     expect(await page.getByText("No servers yet").isVisible()).toBe(true);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.user.id).executeTakeFirstOrThrow();
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", user.teamId).executeTakeFirstOrThrow();
     expect(Number(usage.used_bytes)).toBe(0);
     await page.goto(`${server.url}/dashboard`);
     expect(await page.getByRole("region", { name: "Statistics" }).textContent()).toContain("Total Servers0");
@@ -327,8 +328,8 @@ describe("admin screens", () => {
   it("shows live totals and health, and deletes a server with the exact confirmation", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Ada Admin" });
     const owner = await signUpAndSignIn(server);
-    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Rogue Server", endpointUrl: "https://rogue.example.net/x" });
-    await seedFile(owner.user.id, target.id, 5000, "other", "Someone");
+    const target = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Rogue Server", endpointUrl: "https://rogue.example.net/x" });
+    await seedFile(owner.teamId, target.id, 5000, "other", "Someone");
     await server.ctx.db.updateTable("users").set({ last_sign_in_at: new Date() }).where("id", "=", owner.user.id).execute();
 
     const context = await signedInBrowserContext(browser, server, admin, { viewport: DESKTOP });
@@ -358,7 +359,7 @@ describe("admin screens", () => {
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await expect.poll(() => toast(page, "Server deleted").isVisible()).toBe(true);
     await expect.poll(() => row.count()).toBe(0);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", owner.user.id).executeTakeFirstOrThrow();
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", owner.teamId).executeTakeFirstOrThrow();
     expect(Number(usage.used_bytes)).toBe(0);
     await context.close();
   });

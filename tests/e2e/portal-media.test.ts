@@ -16,18 +16,19 @@ import { gameScreenshot } from "../helpers/images.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
 import { recordInChromium } from "../helpers/media-recorder.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let browser: Browser;
 let member: SignedInUser;
-let serverId: string;
+let serverId: ServerId;
 let pngPath: string;
 
 test.beforeAll(async ({ server: started, browser: launched }) => {
   server = started;
   browser = launched;
   member = await signUpAndSignIn(server, { displayName: "Gallery Tester" });
-  serverId = (await createServer(server.ctx.db, { teamId: member.user.id, name: "Los Santos RP" })).id;
+  serverId = (await createServer(server.ctx.db, { teamId: member.teamId, name: "Los Santos RP" })).id;
   // Big enough (a few MB) that the progress bar is seen moving before the upload finishes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-e2e-"));
   pngPath = path.join(dir, "bank-heist.png");
@@ -74,9 +75,9 @@ describe("media screens as a new user", () => {
     expect(publicUrl).toMatch(new RegExp(`/f/${serverId}/screenshots/`));
     await shoot(page, "upload-done-desktop");
 
-    const file = await server.ctx.db.selectFrom("files").selectAll().where("team_id", "=", member.user.id).executeTakeFirstOrThrow();
+    const file = await server.ctx.db.selectFrom("files").selectAll().where("team_id", "=", member.teamId).executeTakeFirstOrThrow();
     expect(file.player_name).toBe("John Doe");
-    const usedAfterUpload = (await getAccountQuota(server.ctx.db, member.user.id)).usedBytes;
+    const usedAfterUpload = (await getAccountQuota(server.ctx.db, member.teamId)).usedBytes;
     expect(usedAfterUpload).toBe(file.size_bytes);
 
     await page.goto(`${server.url}/gallery`);
@@ -108,7 +109,7 @@ describe("media screens as a new user", () => {
     await page.getByTestId("storage-row").first().waitFor();
     // One size format on every screen: the Storage Manager, the dashboard and Billing print the
     // same figure for the same bytes, in the unit that fits it (not "0.00 GB" for a few MB).
-    const used = formatBytes((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes);
+    const used = formatBytes((await getAccountQuota(server.ctx.db, member.teamId)).usedBytes);
     expect(used).toMatch(/ (KB|MB)$/);
     expect(await page.getByTestId("storage-used").textContent()).toBe(`${used} / 5 GB`);
     await shoot(page, "storage-desktop");
@@ -124,7 +125,7 @@ describe("media screens as a new user", () => {
     await page.getByText("No files stored yet").waitFor();
     await page.getByText("File deleted").waitFor();
     await expect.poll(() => page.getByTestId("storage-used").textContent()).toMatch(/^0 B \//);
-    expect((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes).toBe(0);
+    expect((await getAccountQuota(server.ctx.db, member.teamId)).usedBytes).toBe(0);
     await shoot(page, "storage-empty-desktop");
 
     await page.goto(`${server.url}/gallery`);
@@ -171,7 +172,7 @@ describe("media screens as a new user", () => {
     await page.getByRole("button", { name: "Delete selected (2)" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await expect.poll(() => page.getByTestId("media-card").count()).toBe(1);
-    const left = await server.ctx.db.selectFrom("files").select("original_filename").where("team_id", "=", member.user.id).execute();
+    const left = await server.ctx.db.selectFrom("files").select("original_filename").where("team_id", "=", member.teamId).execute();
     expect(left.map((f) => f.original_filename)).toEqual(["selfie-3.png"]);
 
     await page.goto(`${server.url}/storage`);
@@ -186,7 +187,7 @@ describe("media screens as a new user", () => {
 
   it("View opens the file in a new tab; a file that is gone gives the \"View failed\" toast instead of an error tab", async () => {
     const viewer = await signUpAndSignIn(server);
-    const viewerServer = (await createServer(server.ctx.db, { teamId: viewer.user.id, name: "Viewing RP" })).id;
+    const viewerServer = (await createServer(server.ctx.db, { teamId: viewer.teamId, name: "Viewing RP" })).id;
     const context = await signedInBrowserContext(browser, server, viewer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     for (const [seed, name] of ["kept.png", "gone.png"].entries()) {
@@ -196,7 +197,7 @@ describe("media screens as a new user", () => {
       });
       expect(res.status(), await res.text()).toBe(201);
     }
-    const files = await server.ctx.db.selectFrom("files").select(["id", "original_filename"]).where("team_id", "=", viewer.user.id).execute();
+    const files = await server.ctx.db.selectFrom("files").select(["id", "original_filename"]).where("team_id", "=", viewer.teamId).execute();
     const idOf = (name: string) => files.find((f) => f.original_filename === name)!.id;
 
     await page.goto(`${server.url}/gallery`);
@@ -210,7 +211,7 @@ describe("media screens as a new user", () => {
     await tab.close();
 
     // Deleted elsewhere (another tab, retention) while this gallery still shows it.
-    expect(await deleteOwnedFiles(server.ctx, viewer.user.id, [idOf("gone.png")])).toEqual([idOf("gone.png")]);
+    expect(await deleteOwnedFiles(server.ctx, viewer.teamId, [idOf("gone.png")])).toEqual([idOf("gone.png")]);
     const opened: Page[] = [];
     context.on("page", (p) => opened.push(p));
     await card("gone.png").getByRole("link", { name: "View" }).click();
@@ -231,7 +232,7 @@ describe("media screens as a new user", () => {
     // Recorded in this browser as LB Phone records: a WebM with no duration until the remux on arrival.
     const clip = await recordInChromium(browser, { kind: "video", seconds: 2, mimeType: "video/webm;codecs=vp9,opus" });
     const filmer = await signUpAndSignIn(server);
-    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.user.id, name: "Phone RP" })).id;
+    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.teamId, name: "Phone RP" })).id;
     const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {
@@ -264,8 +265,8 @@ describe("media screens as a new user", () => {
   it("makes a MediaRecorder clip's MP4 copy, which plays and seeks in Chromium and is what its share page embeds", async () => {
     const clip = await recordInChromium(browser, { kind: "video", seconds: 3, mimeType: "video/webm;codecs=vp9,opus" });
     const filmer = await signUpAndSignIn(server);
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", filmer.user.id).execute();
-    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.user.id, name: "Bodycam RP" })).id;
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", filmer.teamId).execute();
+    const phoneServer = (await createServer(server.ctx.db, { teamId: filmer.teamId, name: "Bodycam RP" })).id;
     const context = await signedInBrowserContext(browser, server, filmer, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const res = await page.request.post(`${server.url}/api/portal/upload?server_id=${phoneServer}`, {
@@ -308,7 +309,7 @@ describe("media screens as a new user", () => {
     const wav = testAudio("wav", 110);
     expect(wav.length).toBeGreaterThan(RESUMABLE_FROM_BYTES);
     fs.writeFileSync(wavPath, wav);
-    const before = (await getAccountQuota(server.ctx.db, member.user.id)).usedBytes;
+    const before = (await getAccountQuota(server.ctx.db, member.teamId)).usedBytes;
 
     const context = await signedInBrowserContext(browser, server, member, { viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -338,7 +339,7 @@ describe("media screens as a new user", () => {
     expect(await result.textContent()).toContain("dispatch-recording.wav");
 
     const row = await server.ctx.db.selectFrom("files").select(["size_bytes", "original_filename"]).where("original_filename", "=", "dispatch-recording.wav").executeTakeFirstOrThrow();
-    expect((await getAccountQuota(server.ctx.db, member.user.id)).usedBytes).toBe(before + Number(row.size_bytes));
+    expect((await getAccountQuota(server.ctx.db, member.teamId)).usedBytes).toBe(before + Number(row.size_bytes));
     const partials = path.join(server.dataDir, "tus");
     expect(fs.existsSync(partials) ? fs.readdirSync(partials) : []).toEqual([]);
     await context.close();

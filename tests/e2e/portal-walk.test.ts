@@ -9,6 +9,7 @@ import { screenshotPath } from "../helpers/browser.ts";
 import { test } from "../helpers/fixtures.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 
 /**
  * A walk through the portal as an owner meets it, at 1366 px (dark) and 375 px (light), on an
@@ -20,7 +21,7 @@ import type { TestServer } from "../helpers/server.ts";
 let server: TestServer;
 let browser: Browser;
 let heavy: SignedInUser;
-let heavyServerId: string;
+let heavyServerId: ServerId;
 const SEEDED = 2000;
 const PLAYERS = ["Jane Vega", "Niko Bellic", "Franklin", "Trevor", "Lamar"];
 const CATEGORIES = ["bodycam", "police_evidence", "phone_photos", "screenshots"];
@@ -30,14 +31,14 @@ const LAYOUTS = [
 ];
 
 /** Thousands of real rows, each with its blob and counted in usage, as uploads leave them. */
-async function seedThousands(userId: string, serverId: string) {
+async function seedThousands(teamId: TeamId, serverId: ServerId) {
   const now = Date.now();
   const rows = Array.from({ length: SEEDED }, (_, i) => {
     const size = 2000 + ((i * 7919) % 50_000);
     const filename = `seed${String(i).padStart(5, "0")}.pdf`;
     return {
       server_id: serverId,
-      team_id: userId,
+      team_id: teamId,
       storage_key: `${serverId}/seed/${filename}`,
       filename,
       original_filename: `case-${String(i).padStart(4, "0")}.pdf`,
@@ -57,7 +58,7 @@ async function seedThousands(userId: string, serverId: string) {
   }
   for (let i = 0; i < rows.length; i += 500) await server.ctx.db.insertInto("files").values(rows.slice(i, i + 500)).execute();
   const total = rows.reduce((sum, r) => sum + r.size_bytes, 0);
-  await server.ctx.db.updateTable("account_usage").set({ used_bytes: total }).where("team_id", "=", userId).execute();
+  await server.ctx.db.updateTable("account_usage").set({ used_bytes: total }).where("team_id", "=", teamId).execute();
   await server.ctx.db.updateTable("servers").set({ storage_used_bytes: total }).where("id", "=", serverId).execute();
   return { total, largest: Math.max(...rows.map((r) => r.size_bytes)) };
 }
@@ -68,8 +69,8 @@ test.beforeAll(async ({ server: started, browser: launched }) => {
   server = started;
   browser = launched;
   heavy = await signUpAndSignIn(server, { displayName: "Heavy Owner", password: "first password 1" });
-  heavyServerId = (await createServer(server.ctx.db, { teamId: heavy.user.id, name: "Mission Row RP" })).id;
-  seeded = await seedThousands(heavy.user.id, heavyServerId);
+  heavyServerId = (await createServer(server.ctx.db, { teamId: heavy.teamId, name: "Mission Row RP" })).id;
+  seeded = await seedThousands(heavy.teamId, heavyServerId);
 }, 120_000);
 
 const visibleToasts = (page: Page) => page.locator("[data-sonner-toast][data-visible='true']");
@@ -127,7 +128,7 @@ describe("the portal walked as an owner, at 1366 and 375 px", () => {
         expect(await page.getByRole("table", { name: "Metadata" }).textContent()).toContain("case_number");
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(layout.viewport.width);
         await shoot(page, `file-detail-${layout.name}`);
-        const row = await server.ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("original_filename", "=", firstName).where("team_id", "=", heavy.user.id).executeTakeFirstOrThrow();
+        const row = await server.ctx.db.selectFrom("files").select(["id", "server_id", "category", "filename"]).where("original_filename", "=", firstName).where("team_id", "=", heavy.teamId).executeTakeFirstOrThrow();
         const fileUrl = `${server.url}/f/${row.server_id}/${row.category}/${row.filename}`;
 
         await page.getByRole("button", { name: "Make private" }).click();
@@ -153,7 +154,7 @@ describe("the portal walked as an owner, at 1366 and 375 px", () => {
 describe("placeholders before thumbnails", () => {
   it("draws each image's ThumbHash while its thumbnail is still on the way, then the thumbnail", async () => {
     const owner = await signUpAndSignIn(server, { displayName: "Slow Network" });
-    const serverId = (await createServer(server.ctx.db, { teamId: owner.user.id, name: "Paleto RP" })).id;
+    const serverId = (await createServer(server.ctx.db, { teamId: owner.teamId, name: "Paleto RP" })).id;
     const context = await signedInBrowserContext(browser, server, owner, { viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();
     try {
@@ -269,7 +270,7 @@ describe("a new owner's first steps, settings and keys", () => {
 
 describe("a report, from a visitor to an admin and back", () => {
   it("a visitor reports a file; an admin hides it (451), the owner's Pending Reviews count shows it, then restores it", async () => {
-    const file = await server.ctx.db.selectFrom("files").select(["server_id", "category", "filename"]).where("team_id", "=", heavy.user.id).where("is_public", "=", true).executeTakeFirstOrThrow();
+    const file = await server.ctx.db.selectFrom("files").select(["server_id", "category", "filename"]).where("team_id", "=", heavy.teamId).where("is_public", "=", true).executeTakeFirstOrThrow();
     const url = `${server.url}/f/${file.server_id}/${file.category}/${file.filename}`;
     const visitor = await browser.newContext({ viewport: { width: 375, height: 812 } });
     const page = await visitor.newPage();

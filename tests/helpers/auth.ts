@@ -4,6 +4,8 @@ import type { Role, User } from "../../db/schema.ts";
 import type { AppContext } from "../../app/services/app-context.server.ts";
 import { createSession, sessionCookieName } from "../../app/services/accounts/sessions.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
+import type { TeamId, UserId } from "../../app/lib/ids.ts";
 import type { TestServer } from "./server.ts";
 
 export interface TestUserOptions {
@@ -17,6 +19,8 @@ export interface TestUserOptions {
 
 export interface SignedInUser {
   user: User;
+  /** The team made with the account (its id is its own, never the user's). */
+  teamId: TeamId;
   email: string;
   password: string;
   /** Value for a `Cookie` request header. */
@@ -39,11 +43,13 @@ export async function createTestUser(ctx: AppContext, options: TestUserOptions =
     role: options.role,
     verified: options.verified ?? true,
   });
-  return { user, email, password };
+  const teamId = await findPersonalTeam(ctx.db, user.id);
+  if (!teamId) throw new Error("a new account has no team");
+  return { user, email, password, teamId };
 }
 
 /** A session for `userId` exactly as a sign-in makes one; returns a `Cookie` header value. */
-export async function createSessionCookie(ctx: AppContext, userId: string): Promise<{ cookie: string; token: string }> {
+export async function createSessionCookie(ctx: AppContext, userId: UserId): Promise<{ cookie: string; token: string }> {
   const session = await createSession(ctx.db, { userId, ip: "127.0.0.1", userAgent: "stash-tests" });
   return { cookie: `${sessionCookieName(ctx.config)}=${session.token}`, token: session.token };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from "../../app/services/app-context.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { FakeStripe, WEBHOOK_SECRET } from "./fake-stripe.ts";
 import type { TestServer } from "./server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 
 export const PRICE_STARTER = "price_starter_monthly";
 export const PRICE_BUSINESS = "price_business_monthly";
@@ -40,7 +41,7 @@ export function deliver(server: TestServer, event: { body: string; signature: st
 /** A file row with its usage counted, as an upload leaves it (blob written under its key). */
 export async function seedFile(
   ctx: AppContext,
-  input: { userId: string; serverId: string; category?: string; sizeBytes?: number; createdAt?: Date; expiresAt?: Date | null; withBlob?: boolean },
+  input: { teamId: TeamId; serverId: ServerId; category?: string; sizeBytes?: number; createdAt?: Date; expiresAt?: Date | null; withBlob?: boolean },
 ) {
   const size = input.sizeBytes ?? 1000;
   const name = `f${Math.random().toString(36).slice(2)}.png`;
@@ -50,7 +51,7 @@ export async function seedFile(
     .insertInto("files")
     .values({
       server_id: input.serverId,
-      team_id: input.userId,
+      team_id: input.teamId,
       storage_key: storageKey,
       filename: name,
       original_filename: name,
@@ -65,11 +66,11 @@ export async function seedFile(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", size) })).where("team_id", "=", input.userId).execute();
+  await ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", size) })).where("team_id", "=", input.teamId).execute();
   await ctx.db.updateTable("servers").set((eb) => ({ storage_used_bytes: eb("storage_used_bytes", "+", size) })).where("id", "=", input.serverId).execute();
   return file;
 }
 
-export async function seedServer(ctx: AppContext, userId: string, name = "Test RP") {
-  return createServer(ctx.db, { teamId: userId, name });
+export async function seedServer(ctx: AppContext, teamId: TeamId, name = "Test RP") {
+  return createServer(ctx.db, { teamId, name });
 }

@@ -3,17 +3,22 @@ import { Readable } from "node:stream";
 import type { FileRecord } from "../../db/schema.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
+import type { ServerId, TeamId, UserId } from "../../app/lib/ids.ts";
 import type { StartedServer } from "../../server.ts";
 
 export interface SeedOwner {
-  userId: string;
-  serverId: string;
+  userId: UserId;
+  teamId: TeamId;
+  serverId: ServerId;
 }
 
 export async function seedOwner(server: StartedServer): Promise<SeedOwner> {
   const user = await createUser(server.ctx.db, { email: `owner-${randomBytes(4).toString("hex")}@example.com`, verified: true });
-  const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Test RP" });
-  return { userId: user.id, serverId: gameServer.id };
+  const teamId = await findPersonalTeam(server.ctx.db, user.id);
+  if (!teamId) throw new Error("a new account has no team");
+  const gameServer = await createServer(server.ctx.db, { teamId, name: "Test RP" });
+  return { userId: user.id, teamId, serverId: gameServer.id };
 }
 
 export interface SeedFileInput {
@@ -37,7 +42,7 @@ export async function seedFile(server: StartedServer, owner: SeedOwner, input: S
     .insertInto("files")
     .values({
       server_id: owner.serverId,
-      team_id: owner.userId,
+      team_id: owner.teamId,
       storage_key: storageKey,
       filename,
       original_filename: input.originalFilename ?? `photo.${input.extension}`,

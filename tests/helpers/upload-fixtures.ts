@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 import type { TestServer } from "./server.ts";
 
 /** A real PNG of the given size (noise, so it does not compress to nothing). */
@@ -30,12 +31,12 @@ export function form(parts: { field: string; data: Buffer | string; filename?: s
 }
 
 /** Everything an upload could leave behind for a server: rows, blobs, temp files, usage counters. */
-export async function traceOf(server: TestServer, account: { userId: string; serverId: string }) {
+export async function traceOf(server: TestServer, account: { teamId: TeamId; serverId: ServerId }) {
   const { db, blobs } = server.ctx;
   const rows = await db.selectFrom("files").select("id").where("server_id", "=", account.serverId).execute();
   const keys: string[] = [];
   for await (const blob of blobs.list(`${account.serverId}/`)) keys.push(blob.key);
-  const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+  const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
   const srv = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
   const daily = await db.selectFrom("usage_daily").select(["uploads", "upload_bytes"]).where("server_id", "=", account.serverId).executeTakeFirst();
   return {

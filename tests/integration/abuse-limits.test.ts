@@ -101,7 +101,7 @@ describe("failed API keys, per address", { timeout: 120_000 }, () => {
       { cookie: owner.cookie },
     );
     expect(createServer.status).toBe(200);
-    const ownServer = await server.ctx.db.selectFrom("servers").select(["id", "webhook_secret"]).where("team_id", "=", owner.user.id).executeTakeFirstOrThrow();
+    const ownServer = await server.ctx.db.selectFrom("servers").select(["id", "webhook_secret"]).where("team_id", "=", owner.teamId).executeTakeFirstOrThrow();
     const search = (key: string) => server.request("/api/search", { headers: { ...from(city), "x-api-key": key } });
 
     // The script API's key manager (JSON), a create and a regenerate.

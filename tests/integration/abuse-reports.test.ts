@@ -6,6 +6,7 @@ import { test } from "../helpers/fixtures.ts";
 import { readOutbox, waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -23,7 +24,7 @@ async function hostedFile() {
   await server.ctx.db.updateTable("users").set({ email: `owner-${owner.userId.slice(0, 8)}@example.com` }).where("id", "=", owner.userId).execute();
   const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form([{ field: "file", data: pdf(5000), filename: "doxx.pdf" }]) });
   expect(res.status).toBe(201);
-  const body = (await res.json()) as { id: string; url: string };
+  const body = (await res.json()) as { id: FileId; url: string };
   return { owner, ...body };
 }
 
@@ -103,11 +104,11 @@ describe("abuse reports", () => {
     expect(await (await server.request("/admin/reports", { headers: { Cookie: admin.cookie } })).text()).not.toContain(file.url);
 
     expect((await report({ url: file.url, reason: "copyright" })).status).toBe(201);
-    const before = await getAccountQuota(server.ctx.db, file.owner.userId);
+    const before = await getAccountQuota(server.ctx.db, file.owner.teamId);
     const deleted = await postForm(server, "/admin/reports", { intent: "delete", fileId: file.id }, { cookie: admin.cookie });
     expect(readToast(deleted)).toMatchObject({ title: "File deleted" });
     expect((await fetch(file.url)).status).toBe(404);
-    expect((await getAccountQuota(server.ctx.db, file.owner.userId)).usedBytes).toBe(before.usedBytes - 5000);
+    expect((await getAccountQuota(server.ctx.db, file.owner.teamId)).usedBytes).toBe(before.usedBytes - 5000);
     expect(await server.ctx.db.selectFrom("file_reports").select("id").where("file_id", "=", file.id).execute()).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { linkIn, waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import { form } from "../helpers/upload-fixtures.ts";
+import type { UserId } from "../../app/lib/ids.ts";
 
 let fake: FakeStripe;
 let server: TestServer;
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 const settings = (who: SignedInUser, fields: Record<string, string>) => postForm(server, "/settings", fields, { cookie: who.cookie });
 const settingsPage = (cookie: string) => server.request("/settings", { headers: { Cookie: cookie }, redirect: "manual" });
-const userRow = (id: string) => server.ctx.db.selectFrom("users").select(["email", "email_verified_at"]).where("id", "=", id).executeTakeFirst();
+const userRow = (id: UserId) => server.ctx.db.selectFrom("users").select(["email", "email_verified_at"]).where("id", "=", id).executeTakeFirst();
 
 describe("settings: e-mail change", () => {
   test("a link to the new address moves the account; until then the old address signs in", async () => {
@@ -86,8 +87,8 @@ describe("settings: e-mail change", () => {
 
 async function ownerWithFiles() {
   const who = await signUpAndSignIn(server, { password: "password one 1" });
-  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Doomed RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "game" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.teamId, name: "Doomed RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.teamId, name: "game" });
   const urls: string[] = [];
   for (const [i, name] of ["a.jpg", "b.jpg"].entries()) {
     const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(320, 180, i + 1, "jpeg"), filename: name }]) });
@@ -95,13 +96,13 @@ async function ownerWithFiles() {
     urls.push(((await res.json()) as { url: string }).url);
   }
   const customer = `cus_${who.user.id.slice(0, 8)}`;
-  const sub = fake.setSubscription({ id: `sub_${who.user.id}`, customer, priceId: PRICE_STARTER, metadata: { team_id: who.user.id } });
+  const sub = fake.setSubscription({ id: `sub_${who.user.id}`, customer, priceId: PRICE_STARTER, metadata: { team_id: who.teamId } });
   await server.ctx.db
     .updateTable("subscriptions")
     .set({ tier: "starter", status: "active", stripe_customer_id: customer, stripe_subscription_id: sub.id })
-    .where("team_id", "=", who.user.id)
+    .where("team_id", "=", who.teamId)
     .execute();
-  const keys = await server.ctx.db.selectFrom("files").select("storage_key").where("team_id", "=", who.user.id).execute();
+  const keys = await server.ctx.db.selectFrom("files").select("storage_key").where("team_id", "=", who.teamId).execute();
   return { who, secret, urls, sub, storageKeys: keys.map((k) => k.storage_key) };
 }
 
@@ -131,7 +132,7 @@ describe("settings: delete account", () => {
     expect(await userRow(who.user.id)).toBeUndefined();
     for (const table of ["teams", "servers", "files", "api_keys", "subscriptions"] as const) {
       const column = table === "teams" ? "id" : "team_id";
-      expect(await server.ctx.db.selectFrom(table).select(column).where(column, "=", who.user.id).execute(), table).toEqual([]);
+      expect(await server.ctx.db.selectFrom(table).select(column).where(column, "=", who.teamId).execute(), table).toEqual([]);
     }
     expect(await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", who.user.id).execute()).toEqual([]);
     for (const key of storageKeys) expect(await server.ctx.blobs.get(key)).toBeNull();

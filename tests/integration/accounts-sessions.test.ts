@@ -8,6 +8,8 @@ import { SESSION_TTL_MS } from "../../app/services/accounts/sessions.server.ts";
 import { findUserByEmail } from "../../app/services/accounts/users.server.ts";
 import { createTestUser, postForm, setCookies, signUpAndSignIn, uniqueEmail } from "../helpers/auth.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
+import type { UserId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 
@@ -21,7 +23,7 @@ async function signIn(email: string, password: string, extra: Record<string, str
   return postForm(server, "/auth", { intent: "signin", email, password, ...extra });
 }
 
-async function sessionCount(userId: string) {
+async function sessionCount(userId: UserId) {
   const rows = await server.ctx.db.selectFrom("sessions").select("id").where("user_id", "=", userId).execute();
   return rows.length;
 }
@@ -149,7 +151,8 @@ describe("sign-up", () => {
     expect(setCookies(res)[COOKIE]).toBeUndefined();
     const user = await findUserByEmail(server.ctx.db, email);
     expect(user).toMatchObject({ email, display_name: "Ada Lovelace", role: "user", email_verified_at: null });
-    const usage = await server.ctx.db.selectFrom("account_usage").selectAll().where("team_id", "=", user!.id).executeTakeFirst();
+    const team = await findPersonalTeam(server.ctx.db, user!.id);
+    const usage = team && (await server.ctx.db.selectFrom("account_usage").selectAll().where("team_id", "=", team).executeTakeFirst());
     expect(usage).toBeDefined();
   });
 
@@ -222,7 +225,7 @@ describe("sessions", () => {
 });
 
 /** Session rows as sign-ins leave them, expired `agoMs` ago (negative: still live). */
-async function insertSessions(userId: string, count: number, agoMs: number) {
+async function insertSessions(userId: UserId, count: number, agoMs: number) {
   const rows = Array.from({ length: count }, () => ({ id: sha256Hex(randomBytes(32).toString("hex")), user_id: userId, expires_at: new Date(Date.now() - agoMs) }));
   await server.ctx.db.insertInto("sessions").values(rows).execute();
   return rows.map((r) => r.id);

@@ -42,9 +42,9 @@ describe("admin guard", () => {
 describe("/admin/users", () => {
   it("lists every user with id prefix, role, servers, storage in GB and join date", async () => {
     const owner = await signUpAndSignIn(server, { displayName: "Owner Person" });
-    await createServer(server.ctx.db, { teamId: owner.user.id, name: "One" });
-    await createServer(server.ctx.db, { teamId: owner.user.id, name: "Two" });
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: Math.round(1.5 * 1024 ** 3) }).where("team_id", "=", owner.user.id).execute();
+    await createServer(server.ctx.db, { teamId: owner.teamId, name: "One" });
+    await createServer(server.ctx.db, { teamId: owner.teamId, name: "Two" });
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: Math.round(1.5 * 1024 ** 3) }).where("team_id", "=", owner.teamId).execute();
     const nameless = await signUpAndSignIn(server);
     await server.ctx.db.updateTable("users").set({ display_name: null }).where("id", "=", nameless.user.id).execute();
 

@@ -4,10 +4,11 @@ import { createServer } from "../../app/services/servers/servers.server.ts";
 import { signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let owner: SignedInUser;
-let serverId: string;
+let serverId: ServerId;
 
 function call(path: string, init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {}) {
   return server.request(path, {
@@ -33,7 +34,7 @@ async function upload(key: string) {
 test.beforeAll(async ({ server: started }) => {
   server = started;
   owner = await signUpAndSignIn(server);
-  serverId = (await createServer(server.ctx.db, { teamId: owner.user.id, name: "Vinewood RP" })).id;
+  serverId = (await createServer(server.ctx.db, { teamId: owner.teamId, name: "Vinewood RP" })).id;
 });
 
 describe("/api/keys for the portal (session auth)", () => {

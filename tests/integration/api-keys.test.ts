@@ -23,7 +23,7 @@ async function search(init: RequestInit = {}, query = "") {
 
 describe("API keys", () => {
   it("are sk_ plus 40 base62 characters, stored only as a SHA-256 hash with a display prefix", async () => {
-    const { key, secret } = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "  MDT  " });
+    const { key, secret } = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "  MDT  " });
     expect(secret).toMatch(/^sk_[0-9A-Za-z]{40}$/);
     expect(key.permissions).toEqual(["upload", "read"]);
     expect(key.status).toBe("active");
@@ -32,12 +32,12 @@ describe("API keys", () => {
     const row = await server.ctx.db.selectFrom("api_keys").selectAll().where("id", "=", key.id).executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(sha256Hex(secret));
     expect(JSON.stringify(row)).not.toContain(secret);
-    expect(JSON.stringify(await listApiKeys(server.ctx.db, account.userId))).not.toContain("key_hash");
+    expect(JSON.stringify(await listApiKeys(server.ctx.db, account.teamId))).not.toContain("key_hash");
   });
 
   it("rejects unknown permissions", async () => {
     await expect(
-      createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "x", permissions: ["upload", "admin"] }),
+      createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "x", permissions: ["upload", "admin"] }),
     ).rejects.toThrow(/Unknown permission "admin"/);
   });
 
@@ -70,13 +70,13 @@ describe("API keys", () => {
       expect(body).toMatchObject({ code: "invalid_api_key", error: "Invalid API key", message: "Invalid API key" });
     }
 
-    const revoked = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "old" });
-    await revokeApiKey(server.ctx.db, account.userId, revoked.key.id);
+    const revoked = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "old" });
+    await revokeApiKey(server.ctx.db, account.teamId, revoked.key.id);
     expect((await search({ headers: { "x-api-key": revoked.secret } })).res.status).toBe(401);
 
     const expired = await createApiKey(server.ctx.db, {
       serverId: account.serverId,
-      teamId: account.userId,
+      teamId: account.teamId,
       name: "temp",
       expiresAt: new Date(Date.now() - 1000),
     });
@@ -86,13 +86,13 @@ describe("API keys", () => {
   });
 
   it("regenerating invalidates the old secret at once; deleting removes the key", async () => {
-    const { key, secret } = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "phone" });
+    const { key, secret } = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "phone" });
     expect((await search({ headers: { "x-api-key": secret } })).res.status).toBe(200);
-    const regenerated = await regenerateApiKey(server.ctx.db, account.userId, key.id);
+    const regenerated = await regenerateApiKey(server.ctx.db, account.teamId, key.id);
     expect(regenerated?.secret).not.toBe(secret);
     expect((await search({ headers: { "x-api-key": secret } })).res.status).toBe(401);
     expect((await search({ headers: { "x-api-key": regenerated!.secret } })).res.status).toBe(200);
-    expect(await deleteApiKey(server.ctx.db, account.userId, key.id)).toBe(true);
+    expect(await deleteApiKey(server.ctx.db, account.teamId, key.id)).toBe(true);
     expect((await search({ headers: { "x-api-key": regenerated!.secret } })).res.status).toBe(401);
   });
 
@@ -103,7 +103,7 @@ describe("API keys", () => {
     const own = await search({ headers: { "x-api-key": account.key } }, `?server_id=${account.serverId}`);
     expect(own.res.status).toBe(200);
 
-    const uploadOnly = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "u", permissions: ["upload"] });
+    const uploadOnly = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "u", permissions: ["upload"] });
     const denied = await search({ headers: { "x-api-key": uploadOnly.secret } });
     expect(denied.res.status).toBe(403);
     expect(denied.body).toMatchObject({ code: "permission_denied", error: "This API key does not have read permission" });
@@ -117,7 +117,7 @@ describe("API keys", () => {
     await server.flushUsage();
     const audit = await server.ctx.db.selectFrom("audit_logs").selectAll().where("api_key_id", "=", fresh.keyId).execute();
     expect(audit).toHaveLength(2);
-    expect(audit[0]).toMatchObject({ action: "file.search", server_id: fresh.serverId, team_id: fresh.userId });
+    expect(audit[0]).toMatchObject({ action: "file.search", server_id: fresh.serverId, team_id: fresh.teamId });
     expect(audit[0].detail).toMatchObject({ status: 200, method: "GET", path: "/api/search" });
     const usage = await server.ctx.db.selectFrom("usage_daily").selectAll().where("server_id", "=", fresh.serverId).executeTakeFirstOrThrow();
     expect(usage.api_calls).toBe(2);

@@ -122,7 +122,7 @@ describe("totals on busy servers", () => {
     // 10,050 rows in one statement: a busy server's files, without 10,050 uploads.
     await sql`
       INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, created_at)
-      SELECT ${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/bulk/' || n || '.png', n || '.png', n || '.png',
+      SELECT ${busy.serverId}, ${busy.teamId}::uuid, ${busy.serverId} || '/bulk/' || n || '.png', n || '.png', n || '.png',
              CASE WHEN n % 2 = 0 THEN 'even' ELSE 'odd' END, 'image/png', 1, repeat('0', 64), true,
              timestamptz '2026-06-01T00:00:00Z' - n * interval '1 second'
       FROM generate_series(1, 10050) AS n`.execute(server.ctx.db);
@@ -156,7 +156,7 @@ describe("totals on busy servers", () => {
     await server.ctx.db.transaction().execute(async (trx) => {
       await sql`
         INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, created_at)
-        VALUES (${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/bulk/newest.png', 'newest.png', 'newest.png', 'odd', 'image/png', 1,
+        VALUES (${busy.serverId}, ${busy.teamId}::uuid, ${busy.serverId} || '/bulk/newest.png', 'newest.png', 'newest.png', 'odd', 'image/png', 1,
                 repeat('0', 64), true, timestamptz '2026-06-01T00:00:00Z')`.execute(trx);
       await sql`SET LOCAL enable_indexscan = off`.execute(trx);
       const result = await searchFiles(trx, parseSearchParams(busy.serverId, new URLSearchParams("filename=.png&limit=2")));

@@ -21,7 +21,7 @@ describe.runIf(usingPostgres)("concurrent uploads against the quota (PostgreSQL)
     const account = await seedAccount(server.ctx);
     const size = 64 * 1024;
     const base = 5 * GB - 10 * size;
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: base }).where("team_id", "=", account.userId).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: base }).where("team_id", "=", account.teamId).execute();
 
     const file = pdf(size);
     const results = await Promise.all(
@@ -43,7 +43,7 @@ describe.runIf(usingPostgres)("concurrent uploads against the quota (PostgreSQL)
     const rows = await server.ctx.db.selectFrom("files").select("size_bytes").where("server_id", "=", account.serverId).execute();
     expect(rows).toHaveLength(landed);
     const stored = rows.reduce((sum, r) => sum + r.size_bytes, 0);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
     expect(usage.used_bytes - base).toBe(stored);
     expect(usage.used_bytes).toBeLessThanOrEqual(5 * GB);
     const srv = await server.ctx.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();

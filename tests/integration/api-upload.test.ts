@@ -163,7 +163,7 @@ describe("POST /api/upload (multipart)", () => {
     expect(mismatch.body.code).toBe("server_mismatch");
     expect(await traceOf(server, account)).toEqual(before);
 
-    const readOnly = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "r", permissions: ["read"] });
+    const readOnly = await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "r", permissions: ["read"] });
     const denied = await upload(form([{ field: "file", data: await png(), filename: "a.png" }]), {}, { ...account, key: readOnly.secret });
     expect(denied.res.status).toBe(403);
     expect(denied.body.code).toBe("permission_denied");
@@ -310,7 +310,7 @@ describe("size limits", () => {
 describe("quota", () => {
   it("answers 413 quota_exceeded over the account's quota and changes nothing", async () => {
     const full = await seedAccount(server.ctx);
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * GB - 1000 }).where("team_id", "=", full.userId).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * GB - 1000 }).where("team_id", "=", full.teamId).execute();
     const before = await traceOf(server, full);
     const { res, body } = await upload(form([{ field: "file", data: pdf(5000), filename: "a.pdf" }]), {}, full);
     expect(res.status).toBe(413);
@@ -321,7 +321,7 @@ describe("quota", () => {
     expect(fits.res.status).toBe(201);
     expect((await traceOf(server, full)).usedBytes).toBe(5 * GB - 100);
 
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * GB }).where("team_id", "=", full.userId).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 5 * GB }).where("team_id", "=", full.teamId).execute();
     const atLimit = await upload(form([{ field: "file", data: pdf(10), filename: "a.pdf" }]), {}, full);
     expect(atLimit.res.status).toBe(413);
     expect(atLimit.body.code).toBe("quota_exceeded");

@@ -1,12 +1,12 @@
 import { describe, expect } from "vitest";
-import { createUser } from "../../app/services/accounts/users.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { setTeamPlan } from "../../app/services/billing/subscriptions.server.ts";
 import { purgeAuditEntries, recordAudit } from "../../app/services/platform/audit-trail.server.ts";
-import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
+import { createTestUser, postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { TeamId } from "../../app/lib/ids.ts";
 
 const DAY = 86_400_000;
 
@@ -23,7 +23,7 @@ describe("audit log", () => {
     // A server and a key made through the portal's own forms, as an owner makes them.
     const created = await postForm(server, "/servers", { name: "Mission Row RP", description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: owner.cookie });
     expect(created.status).toBe(200);
-    const serverId = (await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", owner.user.id).executeTakeFirstOrThrow()).id;
+    const serverId = (await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", owner.teamId).executeTakeFirstOrThrow()).id;
     const key = await server.request("/api/keys", {
       method: "POST",
       headers: { Cookie: owner.cookie, Origin: server.url, "Content-Type": "application/json" },
@@ -92,10 +92,10 @@ describe("audit log", () => {
     const admin = await signUpAndSignIn(server, { displayName: "Admin Kim", role: "admin" });
     expect((await postForm(server, `/admin/users/${owner.user.id}/plan`, { tier: "professional", addon_gb: "0" }, { cookie: admin.cookie })).status).toBe(302);
     // Stripe repeats a subscription's state in several events: one change, one entry.
-    await setTeamPlan(server.ctx.db, owner.user.id, { tier: "business", status: "active" });
-    await setTeamPlan(server.ctx.db, owner.user.id, { tier: "business", status: "active" });
+    await setTeamPlan(server.ctx.db, owner.teamId, { tier: "business", status: "active" });
+    await setTeamPlan(server.ctx.db, owner.teamId, { tier: "business", status: "active" });
 
-    const srv = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Vega RP" });
+    const srv = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Vega RP" });
     const uploaded = await server.request(`/api/portal/upload?server_id=${srv.id}`, {
       method: "POST",
       headers: { Cookie: owner.cookie, Origin: server.url },
@@ -116,24 +116,24 @@ describe("audit log", () => {
   });
 
   test("keeps entries as long as the owner's plan says and no longer", async ({ server }) => {
-    const free = await createUser(server.ctx.db, { email: `audit-free-${Date.now()}@example.com`, verified: true });
-    const paid = await createUser(server.ctx.db, { email: `audit-paid-${Date.now()}@example.com`, verified: true });
-    await setTeamPlan(server.ctx.db, paid.id, { tier: "business" });
-    for (const user of [free, paid]) {
+    const free = await createTestUser(server.ctx, { email: `audit-free-${Date.now()}@example.com` });
+    const paid = await createTestUser(server.ctx, { email: `audit-paid-${Date.now()}@example.com` });
+    await setTeamPlan(server.ctx.db, paid.teamId, { tier: "business" });
+    for (const { user, teamId } of [free, paid]) {
       for (const age of [10, 45]) {
-        await recordAudit(server.ctx.db, { teamId: user.id, actorUserId: user.id, action: "server.update", target: `${age} days old` });
+        await recordAudit(server.ctx.db, { teamId, actorUserId: user.id, action: "server.update", target: `${age} days old` });
         await server.ctx.db
           .updateTable("audit_logs")
           .set({ created_at: new Date(Date.now() - age * DAY) })
-          .where("team_id", "=", user.id)
+          .where("team_id", "=", teamId)
           .where("target", "=", `${age} days old`)
           .execute();
       }
     }
     await purgeAuditEntries(server.ctx.db);
-    const left = async (userId: string) =>
-      (await server.ctx.db.selectFrom("audit_logs").select("target").where("team_id", "=", userId).where("action", "=", "server.update").orderBy("target").execute()).map((r) => r.target);
-    expect(await left(free.id)).toEqual(["10 days old"]);
-    expect(await left(paid.id)).toEqual(["10 days old", "45 days old"]);
+    const left = async (teamId: TeamId) =>
+      (await server.ctx.db.selectFrom("audit_logs").select("target").where("team_id", "=", teamId).where("action", "=", "server.update").orderBy("target").execute()).map((r) => r.target);
+    expect(await left(free.teamId)).toEqual(["10 days old"]);
+    expect(await left(paid.teamId)).toEqual(["10 days old", "45 days old"]);
   });
 });

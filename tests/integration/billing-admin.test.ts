@@ -16,11 +16,11 @@ describe("admin plan and extra storage (no Stripe)", () => {
     const res = await postForm(server, `/admin/users/${target.user.id}/plan`, { tier: "professional", addon_gb: "50" }, { cookie: admin.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/admin/users");
-    const quota = await getAccountQuota(server.ctx.db, target.user.id);
+    const quota = await getAccountQuota(server.ctx.db, target.teamId);
     expect({ tier: quota.tier, planGb: quota.planGb, addonGb: quota.addonGb }).toEqual({ tier: "professional", planGb: 100, addonGb: 50 });
 
     await postForm(server, `/admin/users/${target.user.id}/plan`, { tier: "free", addon_gb: "5" }, { cookie: admin.cookie });
-    const after = await getAccountQuota(server.ctx.db, target.user.id);
+    const after = await getAccountQuota(server.ctx.db, target.teamId);
     expect({ tier: after.tier, addonGb: after.addonGb }).toEqual({ tier: "free", addonGb: 5 });
 
     const page = await server.request("/admin/users", { headers: { Cookie: admin.cookie } });
@@ -35,7 +35,7 @@ describe("admin plan and extra storage (no Stripe)", () => {
       expect(res.status).toBe(302);
       expect(toastOf(res)).toMatch(/"type":"error"/);
     }
-    const quota = await getAccountQuota(server.ctx.db, target.user.id);
+    const quota = await getAccountQuota(server.ctx.db, target.teamId);
     expect({ tier: quota.tier, addonGb: quota.addonGb }).toEqual({ tier: "free", addonGb: 0 });
   });
 
@@ -44,7 +44,7 @@ describe("admin plan and extra storage (no Stripe)", () => {
     const res = await postForm(server, `/admin/users/${user.user.id}/plan`, { tier: "business", addon_gb: "1000" }, { cookie: user.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/");
-    expect((await getAccountQuota(server.ctx.db, user.user.id)).tier).toBe("free");
+    expect((await getAccountQuota(server.ctx.db, user.teamId)).tier).toBe("free");
     const anonymous = await postForm(server, `/admin/users/${user.user.id}/plan`, { tier: "business" });
     expect(anonymous.headers.get("location")).toMatch(/^\/auth/);
   });

@@ -62,9 +62,9 @@ describe("billing endpoints with Stripe configured", () => {
     expect(params.line_items[0]).toEqual({ price: PRICE_STARTER, quantity: "1" });
     expect(params.success_url).toBe(`${server.url}/billing?success=true`);
     expect(params.cancel_url).toBe(`${server.url}/billing?canceled=true`);
-    expect(params.client_reference_id).toBe(who.user.id);
-    expect(params.subscription_data.metadata).toEqual({ team_id: who.user.id, tier: "starter" });
-    const sub = await server.ctx.db.selectFrom("subscriptions").select(["stripe_customer_id", "tier"]).where("team_id", "=", who.user.id).executeTakeFirstOrThrow();
+    expect(params.client_reference_id).toBe(who.teamId);
+    expect(params.subscription_data.metadata).toEqual({ team_id: who.teamId, tier: "starter" });
+    const sub = await server.ctx.db.selectFrom("subscriptions").select(["stripe_customer_id", "tier"]).where("team_id", "=", who.teamId).executeTakeFirstOrThrow();
     expect(params.customer).toBe(sub.stripe_customer_id);
     // The plan changes only when Stripe's webhook says so.
     expect(sub.tier).toBe("free");
@@ -89,7 +89,7 @@ describe("billing endpoints with Stripe configured", () => {
 
   it("sends an account that already pays to the Billing Portal instead of a second subscription", async () => {
     const who = await signUpAndSignIn(server);
-    await setTeamPlan(server.ctx.db, who.user.id, { tier: "starter", status: "active", stripeCustomerId: `cus_paying_${who.user.id.slice(0, 6)}`, stripeSubscriptionId: `sub_${who.user.id}` });
+    await setTeamPlan(server.ctx.db, who.teamId, { tier: "starter", status: "active", stripeCustomerId: `cus_paying_${who.user.id.slice(0, 6)}`, stripeSubscriptionId: `sub_${who.user.id}` });
     const res = await call(server, "create-checkout", { tier: "business" }, who);
     expect((await res.json()).url).toMatch(new RegExp(`^${fake.url}/portal/`));
   });
@@ -110,11 +110,11 @@ describe("billing endpoints with Stripe configured", () => {
     expect(params.line_items[0]!.quantity).toBe("10");
     expect(params.line_items[0]!.price_data!.unit_amount).toBe("25");
     expect(params.line_items[0]!.price_data!.currency).toBe("gbp");
-    expect(params.metadata).toEqual({ kind: "storage_addon", team_id: who.user.id, storage_gb: "10", tier: "free" });
+    expect(params.metadata).toEqual({ kind: "storage_addon", team_id: who.teamId, storage_gb: "10", tier: "free" });
     expect(params.success_url).toBe(`${server.url}/billing?storage_success=true`);
     expect(params.cancel_url).toBe(`${server.url}/billing?storage_canceled=true`);
 
-    await setTeamPlan(server.ctx.db, who.user.id, { tier: "professional" });
+    await setTeamPlan(server.ctx.db, who.teamId, { tier: "professional" });
     expect((await call(server, "purchase-storage", { storage_gb: "1000" }, who)).status).toBe(200);
     params = lastCheckout();
     expect(params.line_items[0]!.quantity).toBe("1000");
@@ -176,11 +176,11 @@ describe("billing endpoints with Stripe configured", () => {
 describe("downgrades and lapses", () => {
   it("refuses new uploads above the lowered quota, deletes nothing, and shows the overage", async () => {
     const who = await signUpAndSignIn(server);
-    await setTeamPlan(server.ctx.db, who.user.id, { tier: "starter" });
-    expect(await reserveQuota(server.ctx.db, who.user.id, 20 * GB)).toBe(true);
-    await setTeamPlan(server.ctx.db, who.user.id, { tier: "free", status: "canceled" });
-    expect(await reserveQuota(server.ctx.db, who.user.id, 1)).toBe(false);
-    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", who.user.id).executeTakeFirstOrThrow();
+    await setTeamPlan(server.ctx.db, who.teamId, { tier: "starter" });
+    expect(await reserveQuota(server.ctx.db, who.teamId, 20 * GB)).toBe(true);
+    await setTeamPlan(server.ctx.db, who.teamId, { tier: "free", status: "canceled" });
+    expect(await reserveQuota(server.ctx.db, who.teamId, 1)).toBe(false);
+    const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", who.teamId).executeTakeFirstOrThrow();
     expect(Number(usage.used_bytes)).toBe(20 * GB);
     const html = (await (await server.request("/billing", { headers: { Cookie: who.cookie } })).text()).replaceAll("<!-- -->", "");
     expect(html).toContain("Storage over quota: new uploads are paused");

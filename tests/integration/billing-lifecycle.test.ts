@@ -12,6 +12,7 @@ import { signedEvent, type FakeStripe } from "../helpers/fake-stripe.ts";
 import { stashTest } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 const DAY = 86_400_000;
 let fake: FakeStripe;
@@ -34,14 +35,14 @@ afterAll(async () => {
 
 async function upload(who: SeededAccount, name = "evidence.pdf") {
   const res = await server.request("/api/upload", { method: "POST", body: form([{ field: "file", data: pdf(2000), filename: name }]), headers: { "x-api-key": who.key } });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { id?: string; code?: string; error?: string } };
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { id?: FileId; code?: string; error?: string } };
 }
 
-const fileRow = (id: string) => server.ctx.db.selectFrom("files").select(["id", "expires_at"]).where("id", "=", id).executeTakeFirst();
+const fileRow = (id: FileId) => server.ctx.db.selectFrom("files").select(["id", "expires_at"]).where("id", "=", id).executeTakeFirst();
 
 async function subscribe(who: SeededAccount, status = "active") {
   const customer = `cus_${who.userId.slice(0, 8)}`;
-  const sub = fake.setSubscription({ id: `sub_${who.userId}`, customer, priceId: PRICE_STARTER, status, metadata: { team_id: who.userId } });
+  const sub = fake.setSubscription({ id: `sub_${who.userId}`, customer, priceId: PRICE_STARTER, status, metadata: { team_id: who.teamId } });
   expect((await deliver(server, signedEvent(status === "active" ? "customer.subscription.updated" : "customer.subscription.deleted", fake.subscriptionObject(sub)))).status).toBe(200);
 }
 
@@ -66,7 +67,7 @@ describe("plans and uploads", () => {
     await subscribe(who);
     const kept = await upload(who, "kept.pdf");
     expect(kept.status).toBe(201);
-    await server.ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", 20 * GB) })).where("team_id", "=", who.userId).execute();
+    await server.ctx.db.updateTable("account_usage").set((eb) => ({ used_bytes: eb("used_bytes", "+", 20 * GB) })).where("team_id", "=", who.teamId).execute();
 
     await subscribe(who, "canceled");
     const refused = await upload(who, "new.pdf");

@@ -9,6 +9,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let account: SeededAccount;
@@ -62,7 +63,7 @@ describe("categories as scripts send them", () => {
   });
 
   it("are listed per account and per server with their counts, exactly as stored", async () => {
-    const mine = await listStoredCategories(server.ctx.db, { teamId: account.userId });
+    const mine = await listStoredCategories(server.ctx.db, { teamId: account.teamId });
     expect(new Map(mine.map((c) => [c.category, c.files]))).toEqual(
       new Map([
         ["phone_photos", 2],
@@ -73,22 +74,22 @@ describe("categories as scripts send them", () => {
         ["phone-photos", 1],
       ]),
     );
-    const second = await createServer(server.ctx.db, { teamId: account.userId, name: "Empty RP" });
+    const second = await createServer(server.ctx.db, { teamId: account.teamId, name: "Empty RP" });
     expect(await listStoredCategories(server.ctx.db, { serverId: second.id })).toEqual([]);
     expect(await listStoredCategories(server.ctx.db, { serverId: account.serverId })).toHaveLength(6);
   });
 
   it("stop counting at the cap, per server, and say so", async () => {
     const busy = await seedAccount(server.ctx);
-    const other = await createServer(server.ctx.db, { teamId: busy.userId, name: "Second RP" });
-    const rows = (serverId: string, category: string, n: number) => sql`
+    const other = await createServer(server.ctx.db, { teamId: busy.teamId, name: "Second RP" });
+    const rows = (serverId: ServerId, category: string, n: number) => sql`
       INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
-      SELECT ${serverId}, ${busy.userId}::uuid, ${serverId} || '/' || ${category} || '/' || i, i || '.png', 'cam.png', ${category}, 'image/png', 1, repeat('0', 64), true
+      SELECT ${serverId}, ${busy.teamId}::uuid, ${serverId} || '/' || ${category} || '/' || i, i || '.png', 'cam.png', ${category}, 'image/png', 1, repeat('0', 64), true
       FROM generate_series(1, ${n}) AS i`;
     await rows(busy.serverId, "security_camera", CATEGORY_COUNT_CAP + 5).execute(server.ctx.db);
     await rows(busy.serverId, "bodycam", 3).execute(server.ctx.db);
     await rows(other.id, "bodycam", 2).execute(server.ctx.db);
-    const counts = await listStoredCategories(server.ctx.db, { teamId: busy.userId });
+    const counts = await listStoredCategories(server.ctx.db, { teamId: busy.teamId });
     expect(counts.sort((a, b) => a.category.localeCompare(b.category))).toEqual([
       { category: "bodycam", files: 5 },
       { category: "security_camera", files: CATEGORY_COUNT_CAP, capped: true },
@@ -170,7 +171,7 @@ describe("other screens", () => {
   });
 
   it("analytics groups stored categories as the screens do, labelled through the catalogue", async () => {
-    const analytics = await getAnalytics(server.ctx.db, account.userId, 30);
+    const analytics = await getAnalytics(server.ctx.db, account.teamId, 30);
     const size = (await png()).length;
     expect(analytics.categories).toEqual([
       { name: "Phone Camera", files: 4, bytes: 4 * size },

@@ -13,6 +13,7 @@ import { keyCreate } from "../../cli/commands/key-create.ts";
 import { createDb } from "../../db/index.ts";
 import { migrateToLatest } from "../../db/migrate.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
 
 const run = promisify(execFile);
 let dataDir: string;
@@ -44,7 +45,9 @@ async function seed() {
   try {
     await migrateToLatest(handle.db);
     const user = await createUser(handle.db, { email: "owner@example.com" });
-    const server = await createServer(handle.db, { teamId: user.id, name: "Los Santos RP" });
+    const teamId = await findPersonalTeam(handle.db, user.id);
+    if (!teamId) throw new Error("a new account has no team");
+    const server = await createServer(handle.db, { teamId, name: "Los Santos RP" });
     return server.id;
   } finally {
     await handle.close();

@@ -8,6 +8,7 @@ import { DEFAULT_FILE_TYPES } from "../../app/lib/file-types.ts";
 import { createDb, type DbHandle } from "../../db/index.ts";
 import { freePort } from "../helpers/server.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 const run = promisify(execFile);
 
@@ -64,7 +65,7 @@ describe("operator CLI", { timeout: 180_000 }, () => {
     const db = await openDb();
     try {
       const row = await db.db.selectFrom("servers").innerJoin("teams", "teams.id", "servers.team_id").innerJoin("users", "users.id", "teams.owner_user_id")
-        .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", serverId).executeTakeFirstOrThrow();
+        .select(["servers.name", "servers.default_public", "users.email"]).where("servers.id", "=", serverId as ServerId).executeTakeFirstOrThrow();
       expect(row).toEqual({ name: "Los Santos RP", default_public: false, email: "owner@example.com" });
       const sub = await db.db.selectFrom("subscriptions").select("tier").executeTakeFirstOrThrow();
       expect(sub.tier).toBe("professional");

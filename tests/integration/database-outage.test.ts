@@ -133,7 +133,7 @@ describe.skipIf(!initdb)("database outage", () => {
     const onDisk = listFiles(root).map((file) => path.relative(root, file).split(path.sep).join("/"));
     expect(onDisk.filter((key) => !known.has(key))).toEqual([]);
     const total = files.reduce((sum, row) => sum + row.size_bytes, 0);
-    const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+    const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
     const srv = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
     expect(usage.used_bytes).toBe(total);
     expect(srv.storage_used_bytes).toBe(total);
@@ -150,7 +150,7 @@ describe.skipIf(!initdb)("database outage", () => {
     const filesRoot = path.join(server.dataDir, "files");
     const keptBefore = listFiles(filesRoot).sort();
     // Log entries acknowledged just before: their count toward the plan's volume is written a second later.
-    const logKey = (await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.userId, name: "logs", permissions: ["logs:write"] })).secret;
+    const logKey = (await createApiKey(server.ctx.db, { serverId: account.serverId, teamId: account.teamId, name: "logs", permissions: ["logs:write"] })).secret;
     const sendLogs = (messages: string[]) =>
       server.request("/api/logs", { method: "POST", headers: { "x-api-key": logKey, "content-type": "application/json" }, body: JSON.stringify(messages.map((message) => ({ message }))) });
 

@@ -15,6 +15,7 @@ import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { TestServer } from "../helpers/server.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
 
 /**
  * Sends every curl example of /docs, as data, to a live server: what a reader copies is what works.
@@ -107,8 +108,9 @@ test.beforeAll(async ({ server: started }) => {
   server = started;
   const { db } = server.ctx;
   const user = await createUser(db, { email: "docs@example.com", password: "docs-password", verified: true });
-  const srv = await createServer(db, { teamId: user.id, name: "Docs RP" });
-  const { secret } = await createApiKey(db, { serverId: srv.id, teamId: user.id, name: "docs", permissions: ["upload", "read", "logs:write"] });
+  const teamId = (await findPersonalTeam(db, user.id))!;
+  const srv = await createServer(db, { teamId, name: "Docs RP" });
+  const { secret } = await createApiKey(db, { serverId: srv.id, teamId, name: "docs", permissions: ["upload", "read", "logs:write"] });
   Object.assign(values, { YOUR_API_KEY: secret, YOUR_SERVER_ID: srv.id, YOUR_WEBHOOK_SECRET: srv.webhook_secret });
 });
 

@@ -13,7 +13,7 @@ let open: FileRecord;
 let hidden: FileRecord;
 const bytes = Buffer.from("evidence #1138: ".repeat(64));
 
-const asOwner = (key = owner.key) => ({ userId: owner.userId, serverId: owner.serverId, key });
+const asOwner = (key = owner.key) => ({ userId: owner.userId, teamId: owner.teamId, serverId: owner.serverId, key });
 
 test.beforeAll(async ({ server: started }) => {
   server = started;
@@ -260,7 +260,7 @@ describe("signed URLs of private files", () => {
 describe("deleting through the API", () => {
   it("stops /f/ serving the file at once on this instance", async () => {
     const deleter = await seedAccount(server.ctx, { permissions: ["upload", "read", "delete"] });
-    const file = await seedFile(server, { userId: deleter.userId, serverId: deleter.serverId }, { bytes: Buffer.from("short-lived"), mimeType: "text/plain", extension: "txt" });
+    const file = await seedFile(server, deleter, { bytes: Buffer.from("short-lived"), mimeType: "text/plain", extension: "txt" });
     expect(await (await server.request(filePath(file))).text()).toBe("short-lived");
     const res = await server.request(`/api/files/${file.id}`, { method: "DELETE", headers: { "x-api-key": deleter.key } });
     expect(res.status).toBe(200);

@@ -17,9 +17,9 @@ import { form, png } from "../helpers/upload-fixtures.ts";
 /** A free-plan owner with a server made with the portal's defaults, an MDT key (upload, read) and a supervisor key (delete too). */
 async function department(server: TestServer) {
   const who = await signUpAndSignIn(server);
-  const srv = await createServer(server.ctx.db, { teamId: who.user.id, name: "Mission Row PD" });
-  const mdt = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.user.id, name: "MDT", permissions: ["upload", "read"] });
-  const chief = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.user.id, name: "Chief", permissions: ["upload", "read", "delete"] });
+  const srv = await createServer(server.ctx.db, { teamId: who.teamId, name: "Mission Row PD" });
+  const mdt = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.teamId, name: "MDT", permissions: ["upload", "read"] });
+  const chief = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: who.teamId, name: "Chief", permissions: ["upload", "read", "delete"] });
   return { ...who, serverId: srv.id, mdt: mdt.secret, chief: chief.secret };
 }
 
@@ -60,13 +60,13 @@ describe("evidence cases", () => {
     expect(left).not.toContain(neighbour.body.id);
 
     // Not deletable while the case is open: by a key with delete permission, nor in the portal.
-    const usedBefore = (await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes;
+    const usedBefore = (await getAccountQuota(server.ctx.db, pd.teamId)).usedBytes;
     const byKey = await server.request(`/api/files/${mugshot.body.id}`, { method: "DELETE", headers: { "x-api-key": pd.chief } });
     expect(byKey.status).toBe(409);
     expect(await byKey.json()).toMatchObject({ code: "file_in_open_case", message: "This file is evidence in open case LSPD-2291; close the case before deleting it" });
     const inPortal = await postForm(server, "/gallery", { intent: "delete", id: mugshot.body.id }, { cookie: pd.cookie });
     expect(inPortal.status).toBe(409);
-    expect((await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes).toBe(usedBefore);
+    expect((await getAccountQuota(server.ctx.db, pd.teamId)).usedBytes).toBe(usedBefore);
     expect((await fetch(mugshot.body.url)).status).toBe(200);
 
     // The export: every file, a manifest with their SHA-256 and who filed them, and Stash's signature.
@@ -99,7 +99,7 @@ describe("evidence cases", () => {
     expect((await closed.json()).case.status).toBe("closed");
     const footprint = async () => ({
       files: (await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", pd.serverId).execute()).length,
-      used: (await getAccountQuota(server.ctx.db, pd.user.id)).usedBytes,
+      used: (await getAccountQuota(server.ctx.db, pd.teamId)).usedBytes,
       uploadsToday: Number((await server.ctx.db.selectFrom("usage_daily").select("uploads").where("server_id", "=", pd.serverId).executeTakeFirst())?.uploads ?? 0),
     });
     const beforeLate = await footprint();

@@ -13,6 +13,7 @@ import type { TestServer } from "../helpers/server.ts";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { FileId, ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -20,7 +21,7 @@ test.beforeAll(async ({ server: started }) => {
 });
 
 interface Owner extends SignedInUser {
-  serverId: string;
+  serverId: ServerId;
   webhookSecret: string;
   key: string;
 }
@@ -28,12 +29,12 @@ interface Owner extends SignedInUser {
 async function owner(): Promise<Owner> {
   const who = await signUpAndSignIn(server);
   // A server as a new owner makes it: the default types (images, video, audio; no documents).
-  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Mission Row RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "mdt script" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.teamId, name: "Mission Row RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.teamId, name: "mdt script" });
   return { ...who, serverId: gameServer.id, webhookSecret: gameServer.webhook_secret, key: secret };
 }
 
-type Uploaded = { id: string; url: string; file_size: number };
+type Uploaded = { id: FileId; url: string; file_size: number };
 
 /** A lossless WebP of noise: incompressible, so its size grows strictly with `side` (the sort tests rely on it). */
 function noiseWebp(side: number): Promise<Buffer> {
@@ -51,7 +52,7 @@ async function viaKey(o: Owner, fields: Record<string, string>, file?: { data: B
   return (await res.json()) as Uploaded;
 }
 
-const detailPage = async (o: Owner, id: string) => {
+const detailPage = async (o: Owner, id: FileId) => {
   const res = await server.request(`/gallery/${id}`, { headers: { Cookie: o.cookie } });
   return { status: res.status, html: (await res.text()).replace(/<!-- -->/g, "") };
 };
@@ -81,7 +82,7 @@ describe("file detail view", () => {
 
     const stranger = await owner();
     expect((await detailPage(stranger, image.id)).status).toBe(404);
-    expect((await detailPage(o, "not-a-uuid")).status).toBe(404);
+    expect((await detailPage(o, "not-a-uuid" as FileId)).status).toBe(404);
   });
 
   test("changes visibility and category, and /f/ follows at once; refusals change nothing", async () => {
@@ -130,7 +131,7 @@ describe("keep forever", () => {
     expect((await detailPage(free, freeFile.id)).html).toContain("On the free plan files are kept 30 days.");
 
     const paid = await owner();
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", paid.user.id).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", paid.teamId).execute();
     const viaUpload = await viaKey(paid, { category: "bodycam", retention_exempt: "true" });
     expect((viaUpload as unknown as { retention_exempt: boolean }).retention_exempt).toBe(true);
     const kept = await viaKey(paid, { category: "bodycam" });
@@ -143,7 +144,7 @@ describe("keep forever", () => {
     await upsertRetentionRule(server.ctx.db, (await server.ctx.db.selectFrom("files").select("server_id").where("id", "=", kept.id).executeTakeFirstOrThrow()).server_id, { category: "bodycam", days: 1 });
     const result = await sweepExpiredFiles(server.ctx, { now: new Date(Date.now() + 2 * 86_400_000) });
     expect(result.ran).toBe(true);
-    const left = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", paid.user.id).execute();
+    const left = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", paid.teamId).execute();
     expect(left.map((r) => r.id).sort()).toEqual([kept.id, viaUpload.id].sort());
     expect(left.map((r) => r.id)).not.toContain(neighbour.id);
     expect((await fetch(kept.url)).status).toBe(200);
@@ -178,8 +179,8 @@ describe("gallery bulk actions", () => {
     const move = await act(o, "/gallery", { intent: "category", category: "Case 2291", id: ids });
     expect(readToast(move)?.description).toContain("Moved 2 files to");
     const rows = await server.ctx.db.selectFrom("files").select(["category", "team_id"]).where("id", "in", ids).execute();
-    expect(rows.filter((r) => r.team_id === o.user.id).map((r) => r.category)).toEqual(["case_2291", "case_2291"]);
-    expect(rows.find((r) => r.team_id === stranger.user.id)?.category).not.toBe("case_2291");
+    expect(rows.filter((r) => r.team_id === o.teamId).map((r) => r.category)).toEqual(["case_2291", "case_2291"]);
+    expect(rows.find((r) => r.team_id === stranger.teamId)?.category).not.toBe("case_2291");
 
     const zip = await server.request(`/api/portal/files.zip?${new URLSearchParams(ids.map((id) => ["id", id]))}`, { headers: { Cookie: o.cookie } });
     expect(zip.status).toBe(200);
@@ -209,7 +210,7 @@ describe("sorting and the storage breakdown", () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, o.user.id, { sort, cursor, limit: 2 });
+        const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, o.teamId, { sort, cursor, limit: 2 });
         seen.push(...page.files.map((f) => f.originalFilename));
         cursor = page.nextCursor;
       } while (cursor);
@@ -223,7 +224,7 @@ describe("sorting and the storage breakdown", () => {
     // Player (name or identifier, any case) and upload day filters.
     const tagged = await viaKey(o, { player_name: "Jane Vega", player_identifier: "license:ABC" }, { data: await noiseWebp(10), filename: "tagged.webp" });
     await server.ctx.db.updateTable("files").set({ created_at: new Date("2026-03-10T23:30:00Z") }).where("id", "=", tagged.id).execute();
-    const only = async (query: Record<string, string>) => (await listGalleryFiles(server.ctx.db, o.user.id, query)).files.map((f) => f.originalFilename);
+    const only = async (query: Record<string, string>) => (await listGalleryFiles(server.ctx.db, o.teamId, query)).files.map((f) => f.originalFilename);
     expect(await only({ player: "jane vega" })).toEqual(["tagged.webp"]);
     expect(await only({ player: "LICENSE:abc" })).toEqual(["tagged.webp"]);
     expect(await only({ player: "Jane" })).toEqual([]);

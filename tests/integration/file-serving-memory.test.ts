@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
  * a kept body does not change, a streamed one does.
  */
 
-const asOwner = (account: SeededAccount) => ({ userId: account.userId, serverId: account.serverId });
+const asOwner = (account: SeededAccount) => ({ userId: account.userId, teamId: account.teamId, serverId: account.serverId });
 
 /** Rewrites a stored file in place with bytes of the same length (the record stays valid). */
 function scribble(server: TestServer, file: FileRecord, bytes: Buffer) {
@@ -31,7 +31,7 @@ async function seedAt(server: TestServer, account: SeededAccount, filename: stri
     .insertInto("files")
     .values({
       server_id: account.serverId,
-      team_id: account.userId,
+      team_id: account.teamId,
       storage_key: storageKey,
       filename,
       original_filename: filename,

@@ -8,17 +8,20 @@ import { createUser } from "../../app/services/accounts/users.server.ts";
 import { gifWithFrames, testAudio, testClip } from "../helpers/media-fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, jpeg, pdf, png, traceOf } from "../helpers/upload-fixtures.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
 
 let server: TestServer;
-let account: { userId: string; serverId: string; key: string };
+let account: { teamId: TeamId; serverId: ServerId; key: string };
 
 test.beforeAll(async ({ server: started }) => {
   server = started;
   // Exactly what a new server gets: no allowedFileTypes, no other setting widened or narrowed.
   const user = await createUser(server.ctx.db, { email: "new-owner@example.com", verified: true });
-  const created = await createServer(server.ctx.db, { teamId: user.id, name: "Fresh Server" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: created.id, teamId: user.id, name: "game server" });
-  account = { userId: user.id, serverId: created.id, key: secret };
+  const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
+  const created = await createServer(server.ctx.db, { teamId, name: "Fresh Server" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: created.id, teamId, name: "game server" });
+  account = { teamId, serverId: created.id, key: secret };
 });
 
 async function upload(data: Buffer, filename: string, type = "application/octet-stream") {

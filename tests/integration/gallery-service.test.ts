@@ -9,6 +9,8 @@ import { createServer } from "../../app/services/servers/servers.server.ts";
 import { getStorageSummary } from "../../app/services/files/storage-summary.server.ts";
 import { createUser } from "../../app/services/accounts/users.server.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
 
 
 let server: TestServer;
@@ -19,8 +21,9 @@ test.beforeAll(async ({ server: started }) => {
 
 async function owner() {
   const user = await createUser(server.ctx.db, { email: `g-${randomBytes(4).toString("hex")}@example.com`, verified: true });
-  const gameServer = await createServer(server.ctx.db, { teamId: user.id, name: "Los Santos RP" });
-  return { userId: user.id, serverId: gameServer.id };
+  const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
+  const gameServer = await createServer(server.ctx.db, { teamId, name: "Los Santos RP" });
+  return { teamId, serverId: gameServer.id };
 }
 
 interface Row {
@@ -32,13 +35,13 @@ interface Row {
   mime?: string;
 }
 
-async function insertFiles(o: { userId: string; serverId: string }, rows: Row[]) {
+async function insertFiles(o: { teamId: TeamId; serverId: ServerId }, rows: Row[]) {
   const values = rows.map((r, i) => {
     const filename = `${randomBytes(8).toString("hex")}.png`;
     const category = r.category ?? "other";
     return {
       server_id: o.serverId,
-      team_id: o.userId,
+      team_id: o.teamId,
       storage_key: `${o.serverId}/${category}/${filename}`,
       filename,
       original_filename: r.original ?? `photo-${i}.png`,
@@ -67,41 +70,41 @@ describe("gallery listing", () => {
       { original: "cam-04.png", category: "security_camera", player: null, at: new Date(base + 3000) },
       { original: "notes_100%.txt", category: "other", player: "jimmy_ray", at: new Date(base + 4000), mime: "text/plain" },
     ]);
-    const all = await listGalleryFiles(server.ctx.db, o.userId);
+    const all = await listGalleryFiles(server.ctx.db, o.teamId);
     expect(all.files.map((f) => f.originalFilename)).toEqual(["notes_100%.txt", "cam-04.png", "selfie.jpg", "Bank Heist.png"]);
     expect(all.files[0]).toMatchObject({ serverName: "Los Santos RP", mimeType: "text/plain", sizeBytes: 1024 });
     expect(all.nextCursor).toBeNull();
 
-    const byCategory = await listGalleryFiles(server.ctx.db, o.userId, { category: "phone_camera" });
+    const byCategory = await listGalleryFiles(server.ctx.db, o.teamId, { category: "phone_camera" });
     expect(byCategory.files.map((f) => f.originalFilename)).toEqual(["selfie.jpg"]);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { category: "all" })).files).toHaveLength(4);
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { category: "all" })).files).toHaveLength(4);
 
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "BANK" })).files.map((f) => f.originalFilename)).toEqual([
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "BANK" })).files.map((f) => f.originalFilename)).toEqual([
       "Bank Heist.png",
     ]);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "jane" })).files.map((f) => f.originalFilename)).toEqual([
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "jane" })).files.map((f) => f.originalFilename)).toEqual([
       "selfie.jpg",
     ]);
     const stored = all.files.find((f) => f.originalFilename === "cam-04.png")!;
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: stored.filename.slice(2, 10) })).files.map((f) => f.id)).toEqual([
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: stored.filename.slice(2, 10) })).files.map((f) => f.id)).toEqual([
       stored.id,
     ]);
     // LIKE wildcards in the search are literal characters.
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "100%" })).files).toHaveLength(1);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "_" })).files.map((f) => f.originalFilename)).toEqual([
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "100%" })).files).toHaveLength(1);
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "_" })).files.map((f) => f.originalFilename)).toEqual([
       "notes_100%.txt",
     ]);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "j", category: "police_evidence" })).files).toHaveLength(1);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { search: "nothing-like-this" })).files).toEqual([]);
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "j", category: "police_evidence" })).files).toHaveLength(1);
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { search: "nothing-like-this" })).files).toEqual([]);
   });
 
   it("never shows another user's files", async () => {
     const a = await owner();
     const b = await owner();
     await insertFiles(a, [{ original: "mine.png" }]);
-    expect((await listGalleryFiles(server.ctx.db, b.userId)).files).toEqual([]);
-    expect(await userHasFiles(server.ctx.db, b.userId)).toBe(false);
-    expect(await userHasFiles(server.ctx.db, a.userId)).toBe(true);
+    expect((await listGalleryFiles(server.ctx.db, b.teamId)).files).toEqual([]);
+    expect(await userHasFiles(server.ctx.db, b.teamId)).toBe(false);
+    expect(await userHasFiles(server.ctx.db, a.teamId)).toBe(true);
   });
 
   it("pages with a cursor without gaps or repeats, even for files uploaded in the same microsecond", async () => {
@@ -115,7 +118,7 @@ describe("gallery listing", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page = await listGalleryFiles(server.ctx.db, o.userId, { limit: 5, cursor });
+      const page = await listGalleryFiles(server.ctx.db, o.teamId, { limit: 5, cursor });
       seen.push(...page.files.map((f) => f.id));
       cursor = page.nextCursor;
       pages++;
@@ -132,18 +135,18 @@ describe("gallery listing", () => {
     expect(decodeCursor(cursor)).toEqual({ at: "2026-11-22 17:30:38.123456+00", id: "00000000-0000-4000-8000-000000000000" });
     const o = await owner();
     await insertFiles(o, [{ original: "a.png" }]);
-    expect((await listGalleryFiles(server.ctx.db, o.userId, { cursor: "garbage" })).files).toHaveLength(1);
+    expect((await listGalleryFiles(server.ctx.db, o.teamId, { cursor: "garbage" })).files).toHaveLength(1);
   });
 });
 
 describe("gallery with 10,000 files", () => {
-  let big: { userId: string; serverId: string };
+  let big: { teamId: TeamId; serverId: ServerId };
 
   /** n rows for `o` in one INSERT ... SELECT, one second apart, the newest `shot-{n-1}`. */
-  async function generateFiles(o: { userId: string; serverId: string }, n: number, prefix: string) {
+  async function generateFiles(o: { teamId: TeamId; serverId: ServerId }, n: number, prefix: string) {
     await sql`
       INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, player_name, created_at)
-      SELECT ${o.serverId}, ${o.userId}::uuid, ${o.serverId} || '/k/' || md5(random()::text || i), md5(random()::text || i) || '.png',
+      SELECT ${o.serverId}, ${o.teamId}::uuid, ${o.serverId} || '/k/' || md5(random()::text || i), md5(random()::text || i) || '.png',
              ${prefix} || i || '.png', (ARRAY['phone_camera', 'police_evidence', 'security_camera', 'other'])[i % 4 + 1],
              'image/png', 1024, repeat('0', 64), true, CASE WHEN i % 7 = 0 THEN 'Player ' || i END,
              now() - make_interval(secs => ${n} - i)
@@ -161,14 +164,14 @@ describe("gallery with 10,000 files", () => {
   it("reads a deep page as fast as the first", async () => {
     let cursor: string | null = null;
     for (let i = 0; i < 200; i++) {
-      const page = await listGalleryFiles(server.ctx.db, big.userId, { limit: 48, cursor });
+      const page = await listGalleryFiles(server.ctx.db, big.teamId, { limit: 48, cursor });
       cursor = page.nextCursor;
     }
     const t0 = performance.now();
-    const first = await listGalleryFiles(server.ctx.db, big.userId, { limit: 48 });
+    const first = await listGalleryFiles(server.ctx.db, big.teamId, { limit: 48 });
     const firstMs = performance.now() - t0;
     const t1 = performance.now();
-    const deep = await listGalleryFiles(server.ctx.db, big.userId, { limit: 48, cursor });
+    const deep = await listGalleryFiles(server.ctx.db, big.teamId, { limit: 48, cursor });
     const deepMs = performance.now() - t1;
     expect(first.files[0]!.originalFilename).toBe("shot-9999.png");
     expect(deep.files.slice(0, 2).map((f) => f.originalFilename)).toEqual(["shot-399.png", "shot-398.png"]);
@@ -184,7 +187,7 @@ describe("gallery with 10,000 files", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, big.userId, { search: "SHOT-12", limit: 48, cursor });
+      const page: Awaited<ReturnType<typeof listGalleryFiles>> = await listGalleryFiles(server.ctx.db, big.teamId, { search: "SHOT-12", limit: 48, cursor });
       seen.push(...page.files.map((f) => f.originalFilename));
       cursor = page.nextCursor;
     } while (cursor);
@@ -195,30 +198,30 @@ describe("gallery with 10,000 files", () => {
     await generateFiles(busy, 10_001, "many-");
     await sql`
       INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public)
-      VALUES (${busy.serverId}, ${busy.userId}::uuid, ${busy.serverId} || '/k/newest', 'newest.png', 'newest.png', 'other', 'image/png', 1024, repeat('0', 64), true)`.execute(
+      VALUES (${busy.serverId}, ${busy.teamId}::uuid, ${busy.serverId} || '/k/newest', 'newest.png', 'newest.png', 'other', 'image/png', 1024, repeat('0', 64), true)`.execute(
       server.ctx.db,
     );
     // Without index scans the matches are collected in table order, as a bitmap or sequential scan
     // may do on any table: the first 10,001 found then leave out the newest file.
     await server.ctx.db.transaction().execute(async (trx) => {
       await sql`SET LOCAL enable_indexscan = off`.execute(trx);
-      const all = await listGalleryFiles(trx, busy.userId, { search: ".png", limit: 3 });
+      const all = await listGalleryFiles(trx, busy.teamId, { search: ".png", limit: 3 });
       expect(all.files.map((f) => f.originalFilename)).toEqual(["newest.png", "many-10000.png", "many-9999.png"]);
-      const next = await listGalleryFiles(trx, busy.userId, { search: ".png", limit: 2, cursor: all.nextCursor });
+      const next = await listGalleryFiles(trx, busy.teamId, { search: ".png", limit: 2, cursor: all.nextCursor });
       expect(next.files.map((f) => f.originalFilename)).toEqual(["many-9998.png", "many-9997.png"]);
     });
-    const all = await listGalleryFiles(server.ctx.db, busy.userId, { search: ".png", limit: 3 });
+    const all = await listGalleryFiles(server.ctx.db, busy.teamId, { search: ".png", limit: 3 });
     expect(all.files.map((f) => f.originalFilename)).toEqual(["newest.png", "many-10000.png", "many-9999.png"]);
   });
 
   it("plans the page query on an index, with no sequential scan of files", async () => {
-    const { nextCursor: cursor } = await listGalleryFiles(server.ctx.db, big.userId, { limit: 48 });
+    const { nextCursor: cursor } = await listGalleryFiles(server.ctx.db, big.teamId, { limit: 48 });
     const queries = [{}, { category: "phone_camera" }, { search: "shot-12" }, { search: "Player 70", category: "other" }];
     const plans: string[] = [];
     for (const query of queries) {
       // The very query the service runs, explained on this database (PGlite, or PostgreSQL in CI).
       const q = { ...query, cursor, limit: 48 };
-      const rows = await ("search" in q ? gallerySearchQuery(server.ctx.db, big.userId, q) : galleryPageQuery(server.ctx.db, big.userId, q)).explain();
+      const rows = await ("search" in q ? gallerySearchQuery(server.ctx.db, big.teamId, q) : galleryPageQuery(server.ctx.db, big.teamId, q)).explain();
       plans.push(rows.map((r) => String(r["QUERY PLAN"])).join("\n"));
     }
     for (const plan of plans) {
@@ -232,17 +235,17 @@ describe("storage summary", () => {
   it("reports used, quota, remaining and the low-storage flag from the account's real quota", async () => {
     const o = await owner();
     await insertFiles(o, [{ size: 10 }, { size: 20 }]);
-    const empty = await getStorageSummary(server.ctx.db, o.userId);
+    const empty = await getStorageSummary(server.ctx.db, o.teamId);
     expect(empty).toMatchObject({ tier: "free", usedBytes: 0, quotaBytes: 5 * GB, remainingBytes: 5 * GB, percentUsed: 0, low: false, fileCount: 2 });
 
-    expect(await reserveQuota(server.ctx.db, o.userId, Math.round(4.6 * GB))).toBe(true);
-    const low = await getStorageSummary(server.ctx.db, o.userId);
+    expect(await reserveQuota(server.ctx.db, o.teamId, Math.round(4.6 * GB))).toBe(true);
+    const low = await getStorageSummary(server.ctx.db, o.teamId);
     expect(low.percentUsed).toBe(92);
     expect(low.low).toBe(true);
     expect(low.remainingBytes).toBe(5 * GB - Math.round(4.6 * GB));
 
-    await server.ctx.db.insertInto("storage_addons").values({ team_id: o.userId, gb: 5 }).execute();
-    const bigger = await getStorageSummary(server.ctx.db, o.userId);
+    await server.ctx.db.insertInto("storage_addons").values({ team_id: o.teamId, gb: 5 }).execute();
+    const bigger = await getStorageSummary(server.ctx.db, o.teamId);
     expect(bigger.quotaBytes).toBe(10 * GB);
     expect(bigger.low).toBe(false);
   });

@@ -175,7 +175,7 @@ describe("an instance killed mid-upload and restarted at once", { timeout: 240_0
       expect(stored.sort()).toEqual([...rows.map((r) => r.storage_key), ...variants.map((v) => v.storage_key)].sort());
       for (const row of rows) expect(fs.statSync(path.join(dataDir, "files", row.storage_key)).size).toBe(Number(row.size_bytes));
       const sum = rows.reduce((total, r) => total + Number(r.size_bytes), 0);
-      const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+      const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
       expect(Number(usage.used_bytes)).toBe(sum);
       const srv = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
       expect(Number(srv.storage_used_bytes)).toBe(sum);

@@ -10,6 +10,7 @@ import { test } from "../helpers/fixtures.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { png } from "../helpers/upload-fixtures.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -96,7 +97,7 @@ function multipart(parts: { name: string; filename?: string; type?: string; data
 const junk = (size: number) => Buffer.alloc(size, "z");
 const BAD_KEY = `sk_${"x".repeat(40)}`;
 
-async function filesOf(serverId: string): Promise<number> {
+async function filesOf(serverId: ServerId): Promise<number> {
   const rows = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", serverId).execute();
   return rows.length;
 }

@@ -11,13 +11,16 @@ import type { KeyScopes } from "../../app/services/api-keys/key-scopes.server.ts
 import { createSessionCookie } from "../helpers/auth.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
+import { findPersonalTeam } from "../../app/services/teams/teams.server.ts";
 
 /** An owner with a server made with the portal's defaults and one key limited by `scopes`. */
 async function scopedKey(server: TestServer, scopes: Partial<KeyScopes>) {
   const user = await createUser(server.ctx.db, { email: `scopes-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", verified: true });
-  const srv = await createServer(server.ctx.db, { teamId: user.id, name: "Scoped RP" });
-  const { key, secret } = await createApiKey(server.ctx.db, { serverId: srv.id, teamId: user.id, name: "phone", permissions: ["upload", "read"], scopes });
-  return { userId: user.id, serverId: srv.id, keyId: key.id, secret };
+  const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
+  const srv = await createServer(server.ctx.db, { teamId, name: "Scoped RP" });
+  const { key, secret } = await createApiKey(server.ctx.db, { serverId: srv.id, teamId, name: "phone", permissions: ["upload", "read"], scopes });
+  return { userId: user.id, teamId, serverId: srv.id, keyId: key.id, secret };
 }
 
 async function upload(server: TestServer, secret: string, parts: Parameters<typeof form>[0]) {
@@ -26,11 +29,11 @@ async function upload(server: TestServer, secret: string, parts: Parameters<type
 }
 
 /** What a refused upload must leave unchanged: rows, blobs under the server's folder, quota. */
-async function footprint(server: TestServer, owner: { userId: string; serverId: string }) {
+async function footprint(server: TestServer, owner: { teamId: TeamId; serverId: ServerId }) {
   const rows = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", owner.serverId).execute();
   const dir = path.join(server.dataDir, "files", owner.serverId);
   const blobs = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((entry) => fs.statSync(path.join(dir, String(entry))).isFile()).length : 0;
-  return { rows: rows.length, blobs, used: (await getAccountQuota(server.ctx.db, owner.userId)).usedBytes };
+  return { rows: rows.length, blobs, used: (await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes };
 }
 
 describe("scoped keys", () => {
@@ -94,9 +97,10 @@ describe("scoped keys", () => {
 
   test("limits are set through the key API and the portal form, checked, and shown in the key list", async ({ server }) => {
     const user = await createUser(server.ctx.db, { email: `keys-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery", verified: true });
-    const srv = await createServer(server.ctx.db, { teamId: user.id, name: "Form RP" });
+    const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
+    const srv = await createServer(server.ctx.db, { teamId, name: "Form RP" });
     const { cookie } = await createSessionCookie(server.ctx, user.id);
-    const keyCount = async () => (await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.id).execute()).length;
+    const keyCount = async () => (await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", teamId).execute()).length;
     const headers = { Cookie: cookie, "Content-Type": "application/json", Origin: server.url };
 
     const bad = await server.request("/api/keys", { method: "POST", headers, body: JSON.stringify({ name: "cams", server_id: srv.id, allowed_ips: "10.0.0.0/33" }) });

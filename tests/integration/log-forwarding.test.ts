@@ -7,6 +7,7 @@ import { stashTest } from "../helpers/fixtures.ts";
 import { jsonPost, ownerWithLogKey } from "../helpers/logs.ts";
 import { waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId } from "../../app/lib/ids.ts";
 
 let discord: DiscordWebhookStandIn;
 const test = stashTest(() => ({ DISCORD_API_BASE: discord.apiBase }));
@@ -18,7 +19,7 @@ afterAll(async () => {
   await discord.close();
 });
 
-async function datasetId(server: TestServer, serverId: string, name: string): Promise<string> {
+async function datasetId(server: TestServer, serverId: ServerId, name: string): Promise<string> {
   return (await server.ctx.db.selectFrom("log_datasets").select("id").where("server_id", "=", serverId).where("name", "=", name).executeTakeFirstOrThrow()).id;
 }
 

@@ -97,7 +97,7 @@ describe("personal tags in video and audio", () => {
 
     // What is stored is what is charged.
     expect(body.file_size).toBe(bytes.length);
-    expect((await getAccountQuota(server.ctx.db, account.userId)).usedBytes).toBe(bytes.length);
+    expect((await getAccountQuota(server.ctx.db, account.teamId)).usedBytes).toBe(bytes.length);
   });
 
   it("an MP3's ID3 artist and title are gone, the audio is kept", async () => {
@@ -160,7 +160,7 @@ describe("personal metadata in photos and PDFs", () => {
     expect([reread.getAuthor(), reread.getProducer(), reread.getTitle(), reread.getCreator()]).toEqual([undefined, undefined, undefined, undefined]);
     // What is stored is what is charged.
     expect(body.file_size).toBe(bytes.length);
-    expect((await getAccountQuota(server.ctx.db, account.userId)).usedBytes).toBe(bytes.length);
+    expect((await getAccountQuota(server.ctx.db, account.teamId)).usedBytes).toBe(bytes.length);
   });
 
   it("a PDF it cannot rewrite is kept as sent, with a warning in the answer", async () => {

@@ -11,6 +11,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { recordInChromium, type RecordedClip } from "../helpers/media-recorder.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { form, traceOf } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 const SECONDS = 2;
 const PROBE = execFileSync("which", ["ffprobe"], { encoding: "utf8" }).trim();
@@ -44,11 +45,11 @@ async function upload(on: TestServer, who: SeededAccount, clip: Buffer, mimeType
   });
   const body = await res.json();
   expect(res.status, JSON.stringify(body)).toBe(201);
-  return body as { id: string; url: string; mime_type: string; size: number };
+  return body as { id: FileId; url: string; mime_type: string; size: number };
 }
 
 /** The file's details, its bytes as served from /f/, and what its account was charged. */
-async function storedFile(on: TestServer, who: SeededAccount, uploaded: { id: string; url: string }) {
+async function storedFile(on: TestServer, who: SeededAccount, uploaded: { id: FileId; url: string }) {
   const info = await (await on.request(`/api/files/${uploaded.id}`, { headers: { "x-api-key": who.key } })).json();
   const servedUrl = new URL(new URL(uploaded.url).pathname, on.url);
   const served = await fetch(servedUrl);

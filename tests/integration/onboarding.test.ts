@@ -24,12 +24,12 @@ describe("dashboard onboarding", () => {
     expect(html).toContain(`${server.ctx.config.appUrl}/api/upload`);
     for (const label of ["screenshot-basic", "LB Phone", "NPWD", "qb-phone", "ShareX"]) expect(html).toContain(label);
 
-    const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Vinewood RP" });
+    const gameServer = await createServer(server.ctx.db, { teamId: who.teamId, name: "Vinewood RP" });
     html = await dashboard();
     expect(steps(html)).toEqual([true, false, false]);
     expect(html).toContain("Server created");
 
-    const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "game" });
+    const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.teamId, name: "game" });
     expect(steps(await dashboard())).toEqual([true, true, false]);
 
     const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await gameScreenshot(320, 180, 2, "jpeg"), filename: "first.jpg" }]) });

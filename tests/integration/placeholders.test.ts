@@ -8,13 +8,14 @@ import sharp from "sharp";
 import { createSessionCookie } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
   server = started;
 });
 
-type FileAnswer = { id: string; thumbhash: string | null; width: number | null; height: number | null };
+type FileAnswer = { id: FileId; thumbhash: string | null; width: number | null; height: number | null };
 
 describe("ThumbHash placeholders", () => {
   test("every image and video poster gets one in the upload answer, GET /api/files/{id} and search; other files get null", async () => {

@@ -6,6 +6,7 @@ import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, pdf, png } from "../helpers/upload-fixtures.ts";
+import type { FileId, ServerId, TeamId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 
@@ -14,16 +15,16 @@ test.beforeAll(async ({ server: started }) => {
 });
 
 interface Owner extends SignedInUser {
-  serverId: string;
+  serverId: ServerId;
 }
 
 async function owner(): Promise<Owner> {
   const signedIn = await signUpAndSignIn(server);
-  const gameServer = await createServer(server.ctx.db, { teamId: signedIn.user.id, name: "Los Santos RP" });
+  const gameServer = await createServer(server.ctx.db, { teamId: signedIn.teamId, name: "Los Santos RP" });
   return { ...signedIn, serverId: gameServer.id };
 }
 
-function upload(o: { cookie?: string; serverId?: string }, body: FormData, headers: Record<string, string> = {}) {
+function upload(o: { cookie?: string; serverId?: ServerId }, body: FormData, headers: Record<string, string> = {}) {
   const query = o.serverId === undefined ? "" : `?server_id=${encodeURIComponent(o.serverId)}`;
   return server.request(`/api/portal/upload${query}`, {
     method: "POST",
@@ -41,14 +42,14 @@ async function uploadPng(o: Owner, fields: Record<string, string> = {}) {
   const res = await upload(o, form(parts));
   expect(res.status, await res.clone().text()).toBe(201);
   const body = await res.json();
-  return { body, bytes, file: body.files[0] as { id: string; public_url: string; file_size: number; is_public: boolean } };
+  return { body, bytes, file: body.files[0] as { id: FileId; public_url: string; file_size: number; is_public: boolean } };
 }
 
-async function fileCount(userId: string) {
+async function fileCount(teamId: TeamId) {
   const row = await server.ctx.db
     .selectFrom("files")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("team_id", "=", userId)
+    .where("team_id", "=", teamId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -65,8 +66,8 @@ describe("POST /api/portal/upload", () => {
     expect(body).toMatchObject({ success: true, original_filename: "Bank Heist.png", mime_type: "image/png", category: "screenshot", is_public: false });
     expect(file.public_url).toMatch(new RegExp(`/f/${o.serverId}/screenshot/[^/]+\\.png$`));
     const row = await server.ctx.db.selectFrom("files").selectAll().where("id", "=", file.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ player_name: "John Doe", player_identifier: "license:abc", team_id: o.user.id });
-    expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(row.size_bytes);
+    expect(row).toMatchObject({ player_name: "John Doe", player_identifier: "license:abc", team_id: o.teamId });
+    expect((await getAccountQuota(server.ctx.db, o.teamId)).usedBytes).toBe(row.size_bytes);
     expect(row.size_bytes).toBeGreaterThan(0);
     expect(bytes.length).toBeGreaterThan(0);
   });
@@ -95,18 +96,18 @@ describe("POST /api/portal/upload", () => {
     expect(noFile.status).toBe(400);
     expect((await noFile.json()).error).toBe("Missing information - Please select a file and server.");
 
-    expect(await fileCount(o.user.id)).toBe(0);
-    expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(0);
+    expect(await fileCount(o.teamId)).toBe(0);
+    expect((await getAccountQuota(server.ctx.db, o.teamId)).usedBytes).toBe(0);
   });
 
   it("applies the server's limits: a disallowed type is refused by its bytes, an oversized file with 413", async () => {
     const o = await owner();
     const html = await upload(o, form([{ field: "file", data: Buffer.from("<html><script>alert(1)</script></html>"), filename: "x.png", type: "image/png" }]));
     expect(html.status).toBe(415);
-    const small = await createServer(server.ctx.db, { teamId: o.user.id, name: "Tiny", maxFileSizeMb: 1, allowedFileTypes: ["pdf"] });
+    const small = await createServer(server.ctx.db, { teamId: o.teamId, name: "Tiny", maxFileSizeMb: 1, allowedFileTypes: ["pdf"] });
     const big = await upload({ cookie: o.cookie, serverId: small.id }, form([{ field: "file", data: pdf(1024 * 1024 + 10), filename: "big.pdf", type: "application/pdf" }]));
     expect(big.status).toBe(413);
-    expect(await fileCount(o.user.id)).toBe(0);
+    expect(await fileCount(o.teamId)).toBe(0);
   });
 });
 
@@ -192,13 +193,13 @@ describe("gallery and storage pages", () => {
   it("delete a file from the storage manager and release its quota at once", async () => {
     const o = await owner();
     const { file } = await uploadPng(o);
-    const before = (await getAccountQuota(server.ctx.db, o.user.id)).usedBytes;
+    const before = (await getAccountQuota(server.ctx.db, o.teamId)).usedBytes;
     expect(before).toBeGreaterThan(0);
     const res = await postForm(server, "/storage", { intent: "delete", id: file.id }, { cookie: o.cookie });
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie().join(";")).toContain("stash_toast");
-    expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(0);
-    expect(await fileCount(o.user.id)).toBe(0);
+    expect((await getAccountQuota(server.ctx.db, o.teamId)).usedBytes).toBe(0);
+    expect(await fileCount(o.teamId)).toBe(0);
     expect((await server.request(`/api/media/${file.id}`, { headers: { Cookie: o.cookie } })).status).toBe(404);
   });
 
@@ -211,14 +212,14 @@ describe("gallery and storage pages", () => {
 
     const foreign = await postForm(server, "/gallery", { intent: "delete", id: theirs.file.id }, { cookie: o.cookie });
     expect(foreign.status).toBe(404);
-    expect(await fileCount(stranger.user.id)).toBe(1);
+    expect(await fileCount(stranger.teamId)).toBe(1);
 
     const nothing = await postForm(server, "/gallery", { intent: "delete" }, { cookie: o.cookie });
     expect(nothing.status).toBe(400);
 
     const crossSite = await postForm(server, "/gallery", { intent: "delete", id: a.file.id }, { cookie: o.cookie, headers: { Origin: "https://evil.example" } });
     expect(crossSite.status).toBe(403);
-    expect(await fileCount(o.user.id)).toBe(2);
+    expect(await fileCount(o.teamId)).toBe(2);
 
     const body = new URLSearchParams([
       ["intent", "delete"],
@@ -233,20 +234,20 @@ describe("gallery and storage pages", () => {
       body: body.toString(),
     });
     expect(res.status).toBe(200);
-    expect(await fileCount(o.user.id)).toBe(0);
-    expect(await fileCount(stranger.user.id)).toBe(1);
-    expect((await getAccountQuota(server.ctx.db, o.user.id)).usedBytes).toBe(0);
+    expect(await fileCount(o.teamId)).toBe(0);
+    expect(await fileCount(stranger.teamId)).toBe(1);
+    expect((await getAccountQuota(server.ctx.db, o.teamId)).usedBytes).toBe(0);
   });
 
   it("warns above 90% of the quota and caps the bar at 100%", async () => {
     const o = await owner();
     const calm = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(calm).not.toContain("running low on storage");
-    expect(await reserveQuota(server.ctx.db, o.user.id, Math.round(4.7 * GB))).toBe(true);
+    expect(await reserveQuota(server.ctx.db, o.teamId, Math.round(4.7 * GB))).toBe(true);
     const low = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(low).toContain("running low on storage");
     expect(low).toContain("94% used");
-    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("team_id", "=", o.user.id).execute();
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: 6 * GB }).where("team_id", "=", o.teamId).execute();
     const over = await (await server.request("/storage", { headers: { Cookie: o.cookie } })).text();
     expect(over).toContain("120% used");
     expect(over).toContain('aria-valuenow="100"');
@@ -258,7 +259,7 @@ describe("gallery and storage pages", () => {
     const selected = (html: string, id: string) => html.includes(`<option value="${id}" selected="">`);
     const only = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
     expect(selected(only, o.serverId)).toBe(true);
-    const second = await createServer(server.ctx.db, { teamId: o.user.id, name: "Paleto RP" });
+    const second = await createServer(server.ctx.db, { teamId: o.teamId, name: "Paleto RP" });
     const none = await (await server.request("/upload", { headers: { Cookie: o.cookie } })).text();
     expect(selected(none, o.serverId) || selected(none, second.id)).toBe(false);
     const chosen = await (await server.request(`/upload?server=${second.id}`, { headers: { Cookie: o.cookie } })).text();

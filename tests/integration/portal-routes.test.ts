@@ -9,6 +9,7 @@ import { getDashboardStats } from "../../app/services/stats/dashboard-stats.serv
 import { createServer } from "../../app/services/servers/servers.server.ts";
 import { postForm, readToast, signUpAndSignIn, type SignedInUser } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let owner: SignedInUser;
@@ -26,20 +27,20 @@ const serverFields = (overrides: Record<string, string> = {}) => ({
   ...overrides,
 });
 
-async function serverCount(userId: string) {
-  const rows = await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", userId).execute();
+async function serverCount(teamId: TeamId) {
+  const rows = await server.ctx.db.selectFrom("servers").select("id").where("team_id", "=", teamId).execute();
   return rows.length;
 }
 
-async function seedFile(userId: string, serverId: string, bytes: number) {
+async function seedFile(teamId: TeamId, serverId: ServerId, bytes: number) {
   const key = `${serverId}/other/${Math.random().toString(36).slice(2)}.png`;
   await server.ctx.blobs.put(key, Readable.from([Buffer.alloc(bytes, 7)]));
-  await reserveQuota(server.ctx.db, userId, bytes);
+  await reserveQuota(server.ctx.db, teamId, bytes);
   await server.ctx.db
     .insertInto("files")
     .values({
       server_id: serverId,
-      team_id: userId,
+      team_id: teamId,
       storage_key: key,
       filename: key.split("/").pop()!,
       original_filename: "a.png",
@@ -65,11 +66,11 @@ describe("guards", () => {
   });
 
   it("refuses a cross-site post and creates nothing", async () => {
-    const before = await serverCount(owner.user.id);
+    const before = await serverCount(owner.teamId);
     const res = await postForm(server, "/servers", serverFields(), { cookie: owner.cookie, headers: { Origin: "https://evil.example" } });
     // Refused before the action runs: by the host's origin guard (403) or React Router's own check (400).
     expect([400, 403]).toContain(res.status);
-    expect(await serverCount(owner.user.id)).toBe(before);
+    expect(await serverCount(owner.teamId)).toBe(before);
   });
 });
 
@@ -82,26 +83,26 @@ describe("/servers create", () => {
     [{ maxFileSizeMb: "0" }, "Please enter a valid file size (1-10000 MB)"],
     [{ maxFileSizeMb: "10001" }, "Please enter a valid file size (1-10000 MB)"],
   ])("rejects %j with the spec's message", async (overrides, message) => {
-    const before = await serverCount(owner.user.id);
+    const before = await serverCount(owner.teamId);
     const res = await postForm(server, "/servers", serverFields(overrides), { cookie: owner.cookie });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(message);
-    expect(await serverCount(owner.user.id)).toBe(before);
+    expect(await serverCount(owner.teamId)).toBe(before);
   });
 
   it("applies the storage-quota rule", async () => {
     const full = await signUpAndSignIn(server);
-    await reserveQuota(server.ctx.db, full.user.id, 5 * 1024 ** 3 - 10 * 1024 ** 2);
+    await reserveQuota(server.ctx.db, full.teamId, 5 * 1024 ** 3 - 10 * 1024 ** 2);
     const res = await postForm(server, "/servers", serverFields(), { cookie: full.cookie });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("Creating this server would exceed your storage quota of 5GB. Current usage: 4.99GB");
-    expect(await serverCount(full.user.id)).toBe(0);
+    expect(await serverCount(full.teamId)).toBe(0);
   });
 
   it("offers the Upload shortcut only for active servers", async () => {
     const user = await signUpAndSignIn(server);
-    const active = await createServer(server.ctx.db, { teamId: user.user.id, name: "Live" });
-    const paused = await createServer(server.ctx.db, { teamId: user.user.id, name: "Paused" });
+    const active = await createServer(server.ctx.db, { teamId: user.teamId, name: "Live" });
+    const paused = await createServer(server.ctx.db, { teamId: user.teamId, name: "Paused" });
     await server.ctx.db.updateTable("servers").set({ status: "maintenance" }).where("id", "=", paused.id).execute();
     const html = await (await server.request("/servers", { headers: { Cookie: user.cookie } })).text();
     expect(html).toContain(`href="/upload?server=${active.id}"`);
@@ -120,17 +121,17 @@ describe("/servers create", () => {
 describe("/servers/:id", () => {
   it("shows Server Not Found for another owner's server and changes nothing on post", async () => {
     const other = await signUpAndSignIn(server);
-    const theirs = await createServer(server.ctx.db, { teamId: other.user.id, name: "Theirs" });
+    const theirs = await createServer(server.ctx.db, { teamId: other.teamId, name: "Theirs" });
     const page = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: owner.cookie } });
     expect(page.status).toBe(404);
     expect(await page.text()).toContain("Server Not Found");
     const res = await postForm(server, `/servers/${theirs.id}`, { intent: "delete", confirm: "yes" }, { cookie: owner.cookie });
     expect(res.status).toBe(404);
-    expect(await serverCount(other.user.id)).toBe(1);
+    expect(await serverCount(other.teamId)).toBe(1);
   });
 
   it("validates updates and retention rules, then saves them", async () => {
-    const mine = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Editable" });
+    const mine = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Editable" });
     const path = `/servers/${mine.id}`;
     const bad = await postForm(server, path, { intent: "update", ...serverFields({ maxFileSizeMb: "abc" }) }, { cookie: owner.cookie });
     expect(bad.status).toBe(400);
@@ -154,24 +155,24 @@ describe("/servers/:id", () => {
   });
 
   it("deletes only with the confirmation, removing files and releasing storage", async () => {
-    const mine = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Doomed" });
-    const key = await seedFile(owner.user.id, mine.id, 4096);
-    const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
+    const mine = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Doomed" });
+    const key = await seedFile(owner.teamId, mine.id, 4096);
+    const usedBefore = (await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes;
     const unconfirmed = await postForm(server, `/servers/${mine.id}`, { intent: "delete" }, { cookie: owner.cookie });
     expect(unconfirmed.status).toBe(400);
     const res = await postForm(server, `/servers/${mine.id}`, { intent: "delete", confirm: "yes" }, { cookie: owner.cookie });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/servers");
     expect(await server.ctx.blobs.head(key)).toBeNull();
-    expect((await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes).toBe(usedBefore - 4096);
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(usedBefore - 4096);
   });
 });
 
 describe("/api-keys", () => {
   it("validates, creates, regenerates and deletes keys", async () => {
     const user = await signUpAndSignIn(server);
-    const mine = await createServer(server.ctx.db, { teamId: user.user.id, name: "Keyed" });
-    const theirs = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Not yours" });
+    const mine = await createServer(server.ctx.db, { teamId: user.teamId, name: "Keyed" });
+    const theirs = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Not yours" });
     const missing = await postForm(server, "/api-keys", { intent: "create", name: "  ", serverId: mine.id }, { cookie: user.cookie });
     expect(missing.status).toBe(400);
     expect(await missing.text()).toContain("Please provide a name and select a server.");
@@ -181,7 +182,7 @@ describe("/api-keys", () => {
     const created = await postForm(server, "/api-keys", { intent: "create", name: "Phone", serverId: mine.id, permissions: ["upload", "read"] }, { cookie: user.cookie });
     expect(created.status).toBe(200);
     expect(await created.text()).toMatch(/sk_[0-9A-Za-z]{40}/);
-    const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.user.id).execute();
+    const [key] = await server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.teamId).execute();
     expect(key).toMatchObject({ name: "Phone", server_id: mine.id, permissions: ["upload", "read"] });
 
     const page = await (await server.request(`/api-keys?server=${mine.id}`, { headers: { Cookie: user.cookie } })).text();
@@ -202,13 +203,13 @@ describe("/api-keys", () => {
     const after = await server.ctx.db.selectFrom("api_keys").select("key_hash").where("id", "=", key!.id).executeTakeFirstOrThrow();
     expect(after.key_hash).not.toBe(key!.key_hash);
     expect((await postForm(server, "/api-keys", { intent: "delete", keyId: key!.id }, { cookie: user.cookie })).status).toBe(200);
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.teamId).execute()).toEqual([]);
   });
 
   it("creates a key with the permissions and expiry its owner chose, which the API enforces, and counts its calls", async () => {
     const user = await signUpAndSignIn(server);
-    const mine = await createServer(server.ctx.db, { teamId: user.user.id, name: "Scoped" });
-    const keys = () => server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.user.id).execute();
+    const mine = await createServer(server.ctx.db, { teamId: user.teamId, name: "Scoped" });
+    const keys = () => server.ctx.db.selectFrom("api_keys").selectAll().where("team_id", "=", user.teamId).execute();
     const create = (fields: Record<string, string | string[]>) =>
       postForm(server, "/api-keys", { intent: "create", name: "Bodycam", serverId: mine.id, ...fields }, { cookie: user.cookie });
 
@@ -241,7 +242,7 @@ describe("/api-keys", () => {
     const read = await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": secret } });
     expect(read.status).toBe(404);
     expect(await read.json()).toMatchObject({ code: "not_found" });
-    const reader = await createApiKey(server.ctx.db, { serverId: mine.id, teamId: user.user.id, name: "Reader", permissions: ["read"] });
+    const reader = await createApiKey(server.ctx.db, { serverId: mine.id, teamId: user.teamId, name: "Reader", permissions: ["read"] });
     expect((await server.request(`/api/files/${fileId}`, { headers: { "x-api-key": reader.secret } })).status).toBe(200);
 
     await server.flushUsage();
@@ -264,11 +265,11 @@ describe("dashboard connection test", () => {
     const user = await signUpAndSignIn(server);
     const check = async (name: string) => (await postForm(server, "/dashboard/connection-test", { check: name }, { cookie: user.cookie })).json();
     expect(await check("API Key Creation Test")).toMatchObject({ ok: false, message: "No servers found - cannot test API key creation" });
-    await createServer(server.ctx.db, { teamId: user.user.id, name: "Tested" });
+    await createServer(server.ctx.db, { teamId: user.teamId, name: "Tested" });
     expect(await check("Servers")).toMatchObject({ ok: true, details: { count: 1 } });
     expect(await check("User Profile")).toMatchObject({ ok: true, details: { role: "user" } });
     expect(await check("API Key Creation Test")).toMatchObject({ ok: true, details: { deleted: true } });
-    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", user.teamId).execute()).toEqual([]);
     const unknown = await postForm(server, "/dashboard/connection-test", { check: "Nope" }, { cookie: user.cookie });
     expect(unknown.status).toBe(400);
   });
@@ -283,7 +284,7 @@ describe("analytics and admin", () => {
   });
 
   it("sends a non-admin from /admin to / and refuses their delete", async () => {
-    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Protected" });
+    const target = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Protected" });
     for (const path of ["/admin", "/admin/servers"]) {
       const res = await server.request(path, { headers: { Cookie: owner.cookie }, redirect: "manual" });
       expect(res.status).toBe(302);
@@ -296,9 +297,9 @@ describe("analytics and admin", () => {
 
   it("lets an admin see totals and health and delete any server, releasing its storage", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
-    const target = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Admin Target" });
-    const key = await seedFile(owner.user.id, target.id, 2048);
-    const usedBefore = (await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes;
+    const target = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Admin Target" });
+    const key = await seedFile(owner.teamId, target.id, 2048);
+    const usedBefore = (await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes;
     const dash = await server.request("/admin", { headers: { Cookie: admin.cookie } });
     expect(dash.status).toBe(200);
     const html = await dash.text();
@@ -316,15 +317,15 @@ describe("analytics and admin", () => {
     const res = await postForm(server, "/admin/servers", { intent: "delete", serverId: target.id }, { cookie: admin.cookie });
     expect(res.status).toBe(200);
     expect(await server.ctx.blobs.head(key)).toBeNull();
-    expect((await getAccountQuota(server.ctx.db, owner.user.id)).usedBytes).toBe(usedBefore - 2048);
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(usedBefore - 2048);
   });
 });
 
 describe("integration guide against the live script API", () => {
   it("the guide's upload, base64 and search calls work as written, and the dashboard counts them", async () => {
     const user = await signUpAndSignIn(server);
-    const target = await createServer(server.ctx.db, { teamId: user.user.id, name: "Guide" });
-    const { secret } = await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.user.id, name: "guide" });
+    const target = await createServer(server.ctx.db, { teamId: user.teamId, name: "Guide" });
+    const { secret } = await createApiKey(server.ctx.db, { serverId: target.id, teamId: user.teamId, name: "guide" });
     // A 1x1 PNG.
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
@@ -356,7 +357,7 @@ describe("integration guide against the live script API", () => {
 
     // Call counters are written once a second; flushUsage writes them now.
     await server.flushUsage();
-    const stats = await getDashboardStats(server.ctx.db, user.user.id);
+    const stats = await getDashboardStats(server.ctx.db, user.teamId);
     expect(stats).toMatchObject({ totalServers: 1, mediaFiles: 2 });
     expect(stats.apiCalls30d).toBeGreaterThanOrEqual(3);
   });
@@ -383,7 +384,7 @@ describe("public pages for a signed-in visitor", () => {
 describe("an admin opening another owner's server", () => {
   it("sees whose it is, read-only and without its webhook secret, and cannot change it there", async () => {
     const admin = await signUpAndSignIn(server, { role: "admin" });
-    const theirs = await createServer(server.ctx.db, { teamId: owner.user.id, name: "Owned Elsewhere" });
+    const theirs = await createServer(server.ctx.db, { teamId: owner.teamId, name: "Owned Elsewhere" });
     // The owner's address sends an admin to the admin copy, under the admin sidebar with All Servers current.
     const moved = await server.request(`/servers/${theirs.id}`, { headers: { Cookie: admin.cookie }, redirect: "manual" });
     expect(moved.status).toBe(302);

@@ -15,8 +15,9 @@ import {
   setDefaultVisibility,
   updateServerSettings,
 } from "../../app/services/servers/server-settings.server.ts";
-import { createUser } from "../../app/services/accounts/users.server.ts";
+import { createTestUser } from "../helpers/auth.ts";
 import type { TestServer } from "../helpers/server.ts";
+import type { ServerId, TeamId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let seq = 0;
@@ -33,22 +34,24 @@ const values = (overrides: Partial<ServerFormValues> = {}): ServerFormValues => 
   ...overrides,
 });
 
-async function newUser() {
+/** A new account and its own team. */
+async function newTeam() {
   seq += 1;
-  return createUser(server.ctx.db, { email: `portal-${seq}-${Date.now()}@example.com`, displayName: `Owner ${seq}` });
+  const { user, teamId } = await createTestUser(server.ctx, { email: `portal-${seq}-${Date.now()}@example.com`, displayName: `Owner ${seq}` });
+  return { userId: user.id, teamId };
 }
 
 /** A stored file as the upload pipeline leaves it: blob, row, and its bytes reserved. */
-async function seedFile(userId: string, serverId: string, bytes: number, extra: { category?: string; player?: string; createdAt?: Date } = {}) {
+async function seedFile(teamId: TeamId, serverId: ServerId, bytes: number, extra: { category?: string; player?: string; createdAt?: Date } = {}) {
   seq += 1;
   const key = `${serverId}/${extra.category ?? "other"}/f${seq}.png`;
   await server.ctx.blobs.put(key, Readable.from([Buffer.alloc(bytes, 1)]));
-  expect(await reserveQuota(server.ctx.db, userId, bytes)).toBe(true);
+  expect(await reserveQuota(server.ctx.db, teamId, bytes)).toBe(true);
   return server.ctx.db
     .insertInto("files")
     .values({
       server_id: serverId,
-      team_id: userId,
+      team_id: teamId,
       storage_key: key,
       filename: `f${seq}.png`,
       original_filename: `photo ${seq}.png`,
@@ -109,38 +112,38 @@ describe("server form schema", () => {
 
 describe("server management", () => {
   it("refuses a server that would pass the quota, with the spec's message, and creates nothing", async () => {
-    const user = await newUser();
-    await reserveQuota(server.ctx.db, user.id, Math.round(4.98 * GB));
-    await expect(createServerWithinQuota(server.ctx.db, user.id, values({ maxFileSizeMb: 50 }))).rejects.toMatchObject({
+    const user = await newTeam();
+    await reserveQuota(server.ctx.db, user.teamId, Math.round(4.98 * GB));
+    await expect(createServerWithinQuota(server.ctx.db, user.teamId, values({ maxFileSizeMb: 50 }))).rejects.toMatchObject({
       code: "server_quota_exceeded",
       message: "Creating this server would exceed your storage quota of 5GB. Current usage: 4.98GB",
     });
-    await expect(createServerWithinQuota(server.ctx.db, user.id, values())).rejects.toThrow(
+    await expect(createServerWithinQuota(server.ctx.db, user.teamId, values())).rejects.toThrow(
       "Creating this server would exceed your storage quota of 5GB. Current usage: 4.98GB",
     );
-    const count = await server.ctx.db.selectFrom("servers").select((eb) => eb.fn.countAll().as("n")).where("team_id", "=", user.id).executeTakeFirst();
+    const count = await server.ctx.db.selectFrom("servers").select((eb) => eb.fn.countAll().as("n")).where("team_id", "=", user.teamId).executeTakeFirst();
     expect(Number(count?.n)).toBe(0);
-    const small = await createServerWithinQuota(server.ctx.db, user.id, values({ maxFileSizeMb: 10 }));
+    const small = await createServerWithinQuota(server.ctx.db, user.teamId, values({ maxFileSizeMb: 10 }));
     expect(small.max_file_size_mb).toBe(10);
   });
 
   it("updates only the owner's server, toggles visibility and rotates the webhook secret", async () => {
-    const [owner, other] = [await newUser(), await newUser()];
-    const created = await createServerWithinQuota(server.ctx.db, owner.id, values());
-    expect(await updateServerSettings(server.ctx.db, other.id, created.id, values({ name: "Stolen" }))).toBeUndefined();
-    const updated = await updateServerSettings(server.ctx.db, owner.id, created.id, values({ name: "Renamed", maxFileSizeMb: 80 }));
+    const [owner, other] = [await newTeam(), await newTeam()];
+    const created = await createServerWithinQuota(server.ctx.db, owner.teamId, values());
+    expect(await updateServerSettings(server.ctx.db, other.teamId, created.id, values({ name: "Stolen" }))).toBeUndefined();
+    const updated = await updateServerSettings(server.ctx.db, owner.teamId, created.id, values({ name: "Renamed", maxFileSizeMb: 80 }));
     expect(updated).toMatchObject({ name: "Renamed", max_file_size_mb: 80 });
-    expect(await setDefaultVisibility(server.ctx.db, other.id, created.id, false)).toBe(false);
-    expect(await setDefaultVisibility(server.ctx.db, owner.id, created.id, false)).toBe(true);
-    const secret = await rotateWebhookSecret(server.ctx.db, owner.id, created.id);
+    expect(await setDefaultVisibility(server.ctx.db, other.teamId, created.id, false)).toBe(false);
+    expect(await setDefaultVisibility(server.ctx.db, owner.teamId, created.id, false)).toBe(true);
+    const secret = await rotateWebhookSecret(server.ctx.db, owner.teamId, created.id);
     expect(secret).toMatch(/^[0-9A-Za-z]{40}$/);
     expect(secret).not.toBe(created.webhook_secret);
-    expect(await rotateWebhookSecret(server.ctx.db, other.id, created.id)).toBeUndefined();
+    expect(await rotateWebhookSecret(server.ctx.db, other.teamId, created.id)).toBeUndefined();
   });
 
   it("keeps one retention rule per category", async () => {
-    const owner = await newUser();
-    const created = await createServerWithinQuota(server.ctx.db, owner.id, values());
+    const owner = await newTeam();
+    const created = await createServerWithinQuota(server.ctx.db, owner.teamId, values());
     await upsertRetentionRule(server.ctx.db, created.id, { category: "security_camera", days: 30 });
     await upsertRetentionRule(server.ctx.db, created.id, { category: "security_camera", days: 7 });
     await upsertRetentionRule(server.ctx.db, created.id, { category: "phone_camera", days: 90 });
@@ -153,21 +156,21 @@ describe("server management", () => {
   });
 
   it("deletes a server with its files' rows and blobs and releases their storage", async () => {
-    const [owner, other] = [await newUser(), await newUser()];
-    const doomed = await createServerWithinQuota(server.ctx.db, owner.id, values({ name: "Doomed" }));
-    const kept = await createServerWithinQuota(server.ctx.db, owner.id, values({ name: "Kept" }));
-    const a = await seedFile(owner.id, doomed.id, 3000);
-    await seedFile(owner.id, doomed.id, 2000);
-    const survivor = await seedFile(owner.id, kept.id, 1000);
-    expect((await getAccountQuota(server.ctx.db, owner.id)).usedBytes).toBe(6000);
+    const [owner, other] = [await newTeam(), await newTeam()];
+    const doomed = await createServerWithinQuota(server.ctx.db, owner.teamId, values({ name: "Doomed" }));
+    const kept = await createServerWithinQuota(server.ctx.db, owner.teamId, values({ name: "Kept" }));
+    const a = await seedFile(owner.teamId, doomed.id, 3000);
+    await seedFile(owner.teamId, doomed.id, 2000);
+    const survivor = await seedFile(owner.teamId, kept.id, 1000);
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(6000);
 
-    expect(await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id, { ownerId: other.id })).toBeUndefined();
-    const result = await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id, { ownerId: owner.id });
+    expect(await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id, { ownerId: other.teamId })).toBeUndefined();
+    const result = await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id, { ownerId: owner.teamId });
     expect(result).toMatchObject({ filesDeleted: 2, bytesReleased: 5000, blobErrors: 0 });
     expect(await server.ctx.blobs.head(a.storage_key)).toBeNull();
     expect(await server.ctx.blobs.head(survivor.storage_key)).not.toBeNull();
-    expect((await getAccountQuota(server.ctx.db, owner.id)).usedBytes).toBe(1000);
-    const rows = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", owner.id).execute();
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(1000);
+    const rows = await server.ctx.db.selectFrom("files").select("id").where("team_id", "=", owner.teamId).execute();
     expect(rows.map((r) => r.id)).toEqual([survivor.id]);
     expect(await deleteServerWithFiles(server.ctx.db, server.ctx.blobs, doomed.id)).toBeUndefined();
   });
@@ -175,9 +178,9 @@ describe("server management", () => {
 
 describe("stats", () => {
   it("dashboard stats count the user's servers, files, bytes, quota and 30 days of API calls", async () => {
-    const owner = await newUser();
-    const s = await createServerWithinQuota(server.ctx.db, owner.id, values());
-    await seedFile(owner.id, s.id, 1500);
+    const owner = await newTeam();
+    const s = await createServerWithinQuota(server.ctx.db, owner.teamId, values());
+    await seedFile(owner.teamId, s.id, 1500);
     const today = new Date().toISOString().slice(0, 10);
     const old = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
     await server.ctx.db
@@ -187,7 +190,7 @@ describe("stats", () => {
         { server_id: s.id, day: old, api_calls: 100 },
       ])
       .execute();
-    expect(await getDashboardStats(server.ctx.db, owner.id)).toEqual({
+    expect(await getDashboardStats(server.ctx.db, owner.teamId)).toEqual({
       totalServers: 1,
       apiKeys: 0,
       mediaFiles: 1,
@@ -196,7 +199,7 @@ describe("stats", () => {
       apiCalls30d: 7,
     });
 
-    const analytics = await getAnalytics(server.ctx.db, owner.id, 7);
+    const analytics = await getAnalytics(server.ctx.db, owner.teamId, 7);
     expect(analytics.hasData).toBe(true);
     expect(analytics.days).toHaveLength(7);
     expect(analytics.days.at(-1)).toMatchObject({ day: today, uploads: 1, downloads: 2, downloadBytes: 3000, storedBytes: 1500 });
@@ -205,18 +208,18 @@ describe("stats", () => {
   });
 
   it("analytics are empty for a new account", async () => {
-    const owner = await newUser();
-    const analytics = await getAnalytics(server.ctx.db, owner.id, 30);
+    const owner = await newTeam();
+    const analytics = await getAnalytics(server.ctx.db, owner.teamId, 30);
     expect(analytics.hasData).toBe(false);
     expect(analytics.days).toHaveLength(30);
     expect(analytics.totals).toEqual({ files: 0, bytes: 0, monthlyUploads: 0, storagePercent: 0 });
   });
 
   it("admin totals, server list and live health", async () => {
-    const owner = await newUser();
-    await server.ctx.db.updateTable("users").set({ last_sign_in_at: new Date() }).where("id", "=", owner.id).execute();
-    const s = await createServerWithinQuota(server.ctx.db, owner.id, values({ name: "Admin Seen", endpointUrl: "https://play.example.com/x" }));
-    await seedFile(owner.id, s.id, 700, { player: "Niko" });
+    const owner = await newTeam();
+    await server.ctx.db.updateTable("users").set({ last_sign_in_at: new Date() }).where("id", "=", owner.userId).execute();
+    const s = await createServerWithinQuota(server.ctx.db, owner.teamId, values({ name: "Admin Seen", endpointUrl: "https://play.example.com/x" }));
+    await seedFile(owner.teamId, s.id, 700, { player: "Niko" });
     const totals = await getAdminTotals(server.ctx.db);
     expect(totals.activeUsers).toBeGreaterThanOrEqual(1);
     expect(totals.totalServers).toBeGreaterThanOrEqual(1);

@@ -15,6 +15,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { testAudio } from "../helpers/media-fixtures.ts";
 import { startLocalS3, type LocalS3 } from "../helpers/s3rver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 let account: SeededAccount;
@@ -28,7 +29,7 @@ const meta = (filename: string, extra: Record<string, string> = {}) =>
     .join(",");
 
 async function usage() {
-  const row = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirst();
+  const row = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirst();
   return Number(row?.used_bytes ?? 0);
 }
 
@@ -194,7 +195,7 @@ describe("resumable uploads on an S3 deployment", { timeout: 120_000 }, () => {
   });
 
   it("keeps the partial on the instance and stores the completed file in the bucket", async () => {
-    const body = await new Promise<{ id: string; file_size: number }>((resolve, reject) => {
+    const body = await new Promise<{ id: FileId; file_size: number }>((resolve, reject) => {
       const upload = new tus.Upload(clip, {
         endpoint: `${onS3.url}/api/uploads/tus`,
         headers: { "x-api-key": owner.key },

@@ -6,6 +6,7 @@ import { test } from "../helpers/fixtures.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -14,15 +15,15 @@ test.beforeAll(async ({ server: started }) => {
 
 async function privateFile() {
   const who = await signUpAndSignIn(server);
-  const gameServer = await createServer(server.ctx.db, { teamId: who.user.id, name: "Share RP" });
-  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.user.id, name: "game" });
+  const gameServer = await createServer(server.ctx.db, { teamId: who.teamId, name: "Share RP" });
+  const { secret } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: who.teamId, name: "game" });
   const res = await server.request("/api/upload", {
     method: "POST",
     headers: { "x-api-key": secret },
     body: form([{ field: "is_public", data: "false" }, { field: "file", data: await gameScreenshot(320, 180, 8, "png"), filename: "evidence.png" }]),
   });
   expect(res.status).toBe(201);
-  const file = (await res.json()) as { id: string; url: string };
+  const file = (await res.json()) as { id: FileId; url: string };
   return { who, file };
 }
 

@@ -5,6 +5,7 @@ import { gameScreenshot } from "../helpers/images.ts";
 import { testClip } from "../helpers/media-fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -20,7 +21,7 @@ describe("share pages /v/{id}", () => {
       const parts = [...Object.entries(extra).map(([field, value]) => ({ field, data: value })), { field: "file", data, filename }];
       const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form(parts) });
       expect(res.status).toBe(201);
-      return (await res.json()) as { id: string; url: string };
+      return (await res.json()) as { id: FileId; url: string };
     };
 
     const image = await upload(await gameScreenshot(800, 450, 2, "png"), "heist.png");

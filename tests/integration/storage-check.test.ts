@@ -16,13 +16,14 @@ import { signUpAndSignIn } from "../helpers/auth.ts";
 import { freePort, startTestServer } from "../helpers/server.ts";
 import { createTestDatabase } from "../helpers/test-db.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import type { FileId, ServerId, TeamId } from "../../app/lib/ids.ts";
 
 const run = promisify(execFile);
 let dataDir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let serverId: string;
-let userId: string;
-let lostId: string;
+let serverId: ServerId;
+let teamId: TeamId;
+let lostId: FileId;
 
 async function cli(...args: string[]) {
   const env = { ...process.env, LOG_LEVEL: "silent", DATA_DIR: dataDir, DATABASE_URL: database.url ?? "" };
@@ -40,8 +41,8 @@ beforeAll(async () => {
   const server = await startTestServer({}, { prepared: { dataDir, database, port: await freePort() } });
   try {
     const account = await seedAccount(server.ctx);
-    ({ serverId, userId } = account);
-    const ids: string[] = [];
+    ({ serverId, teamId } = account);
+    const ids: FileId[] = [];
     for (const size of [12, 16, 20]) {
       const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": account.key }, body: form([{ field: "file", data: await png(size, size), filename: `f${size}.png`, type: "image/png" }]) });
       expect(res.status).toBe(201);
@@ -99,7 +100,7 @@ describe("storage:check", { timeout: 180_000 }, () => {
       expect(files.map((f) => f.id)).not.toContain(lostId);
       expect(files).toHaveLength(2);
       const sum = files.reduce((total, f) => total + Number(f.size_bytes), 0);
-      const usage = await db.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", userId).executeTakeFirstOrThrow();
+      const usage = await db.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", teamId).executeTakeFirstOrThrow();
       expect(Number(usage.used_bytes)).toBe(sum);
       const srv = await db.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", serverId).executeTakeFirstOrThrow();
       expect(Number(srv.storage_used_bytes)).toBe(sum);

@@ -23,7 +23,7 @@ const upload = () => form([{ field: "file", data: clip, filename: "voice-note.wa
 async function expectNothingKept(server: TestServer, account: SeededAccount) {
   const rows = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", account.serverId).execute();
   expect(rows).toEqual([]);
-  const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirst();
+  const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirst();
   expect(Number(usage?.used_bytes ?? 0)).toBe(0);
   const srv = await server.ctx.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
   expect(Number(srv.storage_used_bytes)).toBe(0);
@@ -36,7 +36,7 @@ async function expectStoredOnce(server: TestServer, account: SeededAccount, res:
   expect(res.status).toBe(201);
   const body = await res.json();
   const row = await server.ctx.db.selectFrom("files").select(["size_bytes", "storage_key"]).where("id", "=", body.id).executeTakeFirstOrThrow();
-  const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+  const usage = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
   expect(Number(usage.used_bytes)).toBe(Number(row.size_bytes));
   expect((await server.ctx.blobs.head(row.storage_key))?.size).toBe(Number(row.size_bytes));
 }

@@ -1,54 +1,10 @@
 import { describe, expect } from "vitest";
 import { postForm, readToast, signUpAndSignIn, uniqueEmail, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
-import { waitForOutboxMail } from "../helpers/mail.ts";
 import type { TestServer } from "../helpers/server.ts";
+import { createKeyAs, createServerAs, invitationIdOf, invitationLink, inviteAndJoin } from "../helpers/teams.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
-
-/** The invitation link in the newest mail to `email`. */
-async function invitationLink(server: TestServer, email: string): Promise<string> {
-  const mail = await waitForOutboxMail(server.dataDir, email, "Join ");
-  const match = /https?:\/\/[^\s"<>]+\/invitations\/[0-9A-Za-z]+/.exec(mail.body);
-  if (!match) throw new Error(`no invitation link in:\n${mail.body}`);
-  return new URL(match[0]).pathname;
-}
-
-/** Invites `email` through the /team form as `by`, then signs that person up and accepts through the link. */
-async function inviteAndJoin(server: TestServer, by: SignedInUser, role: string, fields: Record<string, string | string[]> = {}): Promise<SignedInUser> {
-  const email = uniqueEmail(role);
-  const invited = await postForm(server, "/team", { intent: "invite", email, role, ...fields }, { cookie: by.cookie });
-  expect(invited.status).toBe(200);
-  expect(readToast(invited)).toMatchObject({ title: "Invitation sent" });
-  const link = await invitationLink(server, email);
-  const person = await signUpAndSignIn(server, { email, displayName: `The ${role}` });
-  const page = await server.request(link, { headers: { Cookie: person.cookie } });
-  expect(page.status).toBe(200);
-  expect(await page.text()).toContain("Accept");
-  const accepted = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: person.cookie });
-  expect(accepted.status).toBe(302);
-  expect(accepted.headers.get("location")).toBe("/dashboard");
-  expect(readToast(accepted)).toMatchObject({ title: "Welcome to the team" });
-  return person;
-}
-
-async function invitationIdOf(server: TestServer, email: string): Promise<string> {
-  const row = await server.ctx.db.selectFrom("team_invitations").select("id").where("email", "=", email).orderBy("created_at", "desc").executeTakeFirstOrThrow();
-  return row.id;
-}
-
-async function createServerAs(server: TestServer, who: SignedInUser, name: string): Promise<string> {
-  const res = await postForm(server, "/servers", { name, description: "", endpointUrl: "", maxFileSizeMb: "50", allowedFileTypes: "png" }, { cookie: who.cookie });
-  expect(res.status).toBe(200);
-  return (await server.ctx.db.selectFrom("servers").select("id").where("name", "=", name).executeTakeFirstOrThrow()).id;
-}
-
-function createKey(server: TestServer, who: SignedInUser, serverId: string) {
-  return server.request("/api/keys", {
-    method: "POST",
-    headers: { Cookie: who.cookie, Origin: server.url, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "Phone script", server_id: serverId }),
-  });
-}
+import type { FileId } from "../../app/lib/ids.ts";
 
 async function auditRows(server: TestServer, who: SignedInUser) {
   await server.flushUsage();
@@ -65,7 +21,7 @@ describe("teams", () => {
     // The invitation switched the developer's session to the owner's team: its servers are theirs to see.
     const servers = await (await server.request("/servers", { headers: { Cookie: developer.cookie } })).text();
     expect(servers).toContain("Mission Row RP");
-    const key = await createKey(server, developer, serverId);
+    const key = await createKeyAs(server, developer, serverId);
     expect(key.status).toBe(201);
     expect((await server.request("/api-keys", { headers: { Cookie: developer.cookie } })).status).toBe(200);
 
@@ -97,16 +53,16 @@ describe("teams", () => {
     expect((await server.request("/billing", { headers: { Cookie: developer.cookie } })).status).toBe(200);
     // A team they do not belong to cannot be switched to.
     const foreign = await signUpAndSignIn(server);
-    expect((await postForm(server, "/team/switch", { teamId: foreign.user.id }, { cookie: developer.cookie })).status).toBe(404);
+    expect((await postForm(server, "/team/switch", { teamId: foreign.teamId }, { cookie: developer.cookie })).status).toBe(404);
   });
 
   test("a member without delete permission sees no delete controls and is refused; the file stays", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Owner Two" });
     const serverId = await createServerAs(server, owner, "Paleto RP");
-    const secret = ((await (await createKey(server, owner, serverId)).json()) as { api_key: string }).api_key;
+    const secret = ((await (await createKeyAs(server, owner, serverId)).json()) as { api_key: string }).api_key;
     const uploaded = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await png(), filename: "a.png", type: "image/png" }]) });
     expect(uploaded.status).toBe(201);
-    const fileId = ((await uploaded.json()) as { id: string }).id;
+    const fileId = ((await uploaded.json()) as { id: FileId }).id;
     const member = await inviteAndJoin(server, owner, "member");
 
     const gallery = await (await server.request("/gallery", { headers: { Cookie: member.cookie } })).text();
@@ -149,7 +105,7 @@ describe("teams", () => {
     expect((await postForm(server, "/team", { intent: "invite", email: "not-an-address", role: "member" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/team", { intent: "invite", email, role: "owner" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/team", { intent: "invite", email: owner.email, role: "member" }, { cookie: owner.cookie })).status).toBe(400);
-    expect(await server.ctx.db.selectFrom("team_invitations").select("id").where("team_id", "=", owner.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("team_invitations").select("id").where("team_id", "=", owner.teamId).execute()).toEqual([]);
 
     expect((await postForm(server, "/team", { intent: "invite", email, role: "admin" }, { cookie: owner.cookie })).status).toBe(200);
     const link = await invitationLink(server, email);
@@ -158,7 +114,7 @@ describe("teams", () => {
     expect((await wrong.text()).replace(/<!-- -->/g, "")).toContain(`This invitation is for ${email}, but you are signed in as ${someoneElse.email}`);
     const stolen = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: someoneElse.cookie });
     expect(stolen.status).toBe(404);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).execute()).toHaveLength(1);
 
     // A visitor sees whose invitation it is and is sent to sign in.
     const anonymous = await (await server.request(link)).text();
@@ -185,7 +141,7 @@ describe("teams", () => {
     const third = await invitationLink(server, email);
     expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "decline" }, { cookie: invitee.cookie })).status).toBe(200);
     expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: invitee.cookie })).status).toBe(400);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).execute()).toHaveLength(1);
   });
 
   test("ownership moves to another member, the old owner stays as admin, and a member can leave", async ({ server }) => {
@@ -198,15 +154,15 @@ describe("teams", () => {
     expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(403);
 
     expect((await postForm(server, "/team", { intent: "transfer", userId: admin.user.id }, { cookie: owner.cookie })).status).toBe(200);
-    const roles = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).execute();
+    const roles = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).execute();
     expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({ [owner.user.id]: "admin", [admin.user.id]: "owner", [member.user.id]: "member" });
-    expect((await server.ctx.db.selectFrom("teams").select("owner_user_id").where("id", "=", owner.user.id).executeTakeFirstOrThrow()).owner_user_id).toBe(admin.user.id);
+    expect((await server.ctx.db.selectFrom("teams").select("owner_user_id").where("id", "=", owner.teamId).executeTakeFirstOrThrow()).owner_user_id).toBe(admin.user.id);
 
     const left = await postForm(server, "/team", { intent: "leave" }, { cookie: member.cookie });
     expect(left.status).toBe(302);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.user.id).where("user_id", "=", member.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).where("user_id", "=", member.user.id).execute()).toEqual([]);
     // Back in their own team; the old one cannot be switched to any more.
-    expect((await postForm(server, "/team/switch", { teamId: owner.user.id }, { cookie: member.cookie })).status).toBe(404);
+    expect((await postForm(server, "/team/switch", { teamId: owner.teamId }, { cookie: member.cookie })).status).toBe(404);
     // The new owner removes the old one.
     expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(200);
     expect(await auditRows(server, admin)).toEqual(
@@ -260,7 +216,7 @@ describe("teams", () => {
     const owner = await signUpAndSignIn(server, { displayName: "Careful Owner" });
     const serverId = await createServerAs(server, owner, "Ids RP");
     const member = await inviteAndJoin(server, owner, "member");
-    const before = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).orderBy("user_id").execute();
+    const before = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).orderBy("user_id").execute();
     expect((await postForm(server, "/team/switch", { teamId: "not-a-uuid" }, { cookie: member.cookie })).status).toBe(404);
     for (const intent of ["member-remove", "member-update", "transfer"]) {
       const res = await postForm(server, "/team", { intent, userId: "not-a-uuid", role: "member" }, { cookie: owner.cookie });
@@ -270,6 +226,6 @@ describe("teams", () => {
     expect((await postForm(server, "/invitations/abcdefghijklmnopqrstuvwxyz", { invitationId: "not-a-uuid", answer: "accept" }, { cookie: member.cookie })).status).toBe(404);
     expect((await postForm(server, "/cases", { intent: "open", serverId, number: "IDS-1", title: "", notes: "", members: ["not-a-uuid"] }, { cookie: owner.cookie })).status).toBe(400);
     expect(await server.ctx.db.selectFrom("cases").select("id").where("server_id", "=", serverId).execute()).toEqual([]);
-    expect(await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.user.id).orderBy("user_id").execute()).toEqual(before);
+    expect(await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).orderBy("user_id").execute()).toEqual(before);
   });
 });

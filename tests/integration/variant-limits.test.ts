@@ -24,7 +24,7 @@ const PER_FILE = 10;
 const PER_MINUTE = 60;
 
 async function usage() {
-  const account_ = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.userId).executeTakeFirstOrThrow();
+  const account_ = await server.ctx.db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", account.teamId).executeTakeFirstOrThrow();
   const srv = await server.ctx.db.selectFrom("servers").select("storage_used_bytes").where("id", "=", account.serverId).executeTakeFirstOrThrow();
   return { account: Number(account_.used_bytes), server: Number(srv.storage_used_bytes) };
 }

@@ -10,6 +10,7 @@ import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form } from "../helpers/upload-fixtures.ts";
+import type { FileId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
 test.beforeAll(async ({ server: started }) => {
@@ -42,11 +43,11 @@ const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KH
 async function uploadClip(owner: SeededAccount, clip: Buffer) {
   const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form([{ field: "file", data: clip, filename: "bodycam.webm" }]) });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { id: string; url: string; file_size: number };
+  return (await res.json()) as { id: FileId; url: string; file_size: number };
 }
 
-const fileRow = (id: string) => server.ctx.db.selectFrom("files").select(["mp4_wanted_at", "mp4_failed_at"]).where("id", "=", id).executeTakeFirst();
-const copyRow = (id: string) => server.ctx.db.selectFrom("file_variants").selectAll().where("file_id", "=", id).where("variant", "=", MP4_COPY_VARIANT).executeTakeFirst();
+const fileRow = (id: FileId) => server.ctx.db.selectFrom("files").select(["mp4_wanted_at", "mp4_failed_at"]).where("id", "=", id).executeTakeFirst();
+const copyRow = (id: FileId) => server.ctx.db.selectFrom("file_variants").selectAll().where("file_id", "=", id).where("variant", "=", MP4_COPY_VARIANT).executeTakeFirst();
 
 function probe(bytes: Buffer): { codecs: string[]; duration: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-probe-"));
@@ -65,11 +66,11 @@ function probe(bytes: Buffer): { codecs: string[]; duration: number } {
 describe("MP4 copies of videos", () => {
   test("a paid plan's WebM clip gets a faststart H.264/AAC copy in the background, served with Range to Safari and format=mp4", async () => {
     const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["webm", "mp4"] }, permissions: ["upload", "read", "delete"] });
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.userId).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.teamId).execute();
     const clip = phoneClip();
     const file = await uploadClip(owner, clip);
     expect((await fileRow(file.id))?.mp4_wanted_at).not.toBeNull();
-    const before = await getAccountQuota(server.ctx.db, owner.userId);
+    const before = await getAccountQuota(server.ctx.db, owner.teamId);
 
     await server.runJob(BACKGROUND_JOBS.videoCopies);
     const copy = (await copyRow(file.id))!;
@@ -77,7 +78,7 @@ describe("MP4 copies of videos", () => {
     expect(Number(copy.size_bytes)).toBeLessThanOrEqual(clip.length * 1.5);
     expect((await fileRow(file.id))?.mp4_wanted_at).toBeNull();
     // The copy's bytes count toward usage.
-    expect((await getAccountQuota(server.ctx.db, owner.userId)).usedBytes).toBe(before.usedBytes + Number(copy.size_bytes));
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(before.usedBytes + Number(copy.size_bytes));
 
     const res = await fetch(`${file.url}?format=mp4`);
     expect(res.status).toBe(200);
@@ -114,7 +115,7 @@ describe("MP4 copies of videos", () => {
     const del = await server.request(`/api/files/${file.id}`, { method: "DELETE", headers: { "x-api-key": owner.key } });
     expect(del.status).toBe(200);
     expect(await server.ctx.blobs.head(copy.storage_key)).toBeNull();
-    expect((await getAccountQuota(server.ctx.db, owner.userId)).usedBytes).toBe(before.usedBytes - file.file_size);
+    expect((await getAccountQuota(server.ctx.db, owner.teamId)).usedBytes).toBe(before.usedBytes - file.file_size);
   }, 120_000);
 
   test("a free plan's clip is copied on first request (which gets the original); a file deleted before its turn leaves nothing", async () => {
@@ -145,14 +146,14 @@ describe("MP4 copies of videos", () => {
 
   test("an animated GIF gets its running time and, on a paid plan, an MP4 copy a fraction of its size; a still GIF gets none", async () => {
     const owner = await seedAccount(server.ctx, { server: { allowedFileTypes: ["gif"] }, permissions: ["upload", "read", "delete"] });
-    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.userId).execute();
+    await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", owner.teamId).execute();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-gif-"));
     execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-t", "3", "-y", path.join(dir, "reaction.gif")]);
     execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=10", "-frames:v", "1", "-y", path.join(dir, "still.gif")]);
     const upload = async (name: string) => {
       const res = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": owner.key }, body: form([{ field: "file", data: fs.readFileSync(path.join(dir, name)), filename: name }]) });
       expect(res.status, await res.clone().text()).toBe(201);
-      return (await res.json()) as { id: string; url: string; file_size: number; duration_ms: number | null };
+      return (await res.json()) as { id: FileId; url: string; file_size: number; duration_ms: number | null };
     };
     const gif = await upload("reaction.gif");
     const still = await upload("still.gif");

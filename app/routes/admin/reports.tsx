@@ -11,6 +11,8 @@ import { requireUserWithRole } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { deleteReportedFile, dismissReports, hideReportedFile, listReportedFiles, restoreReportedFile } from "~/services/files/file-reports.server";
 import type { Route } from "./+types/reports";
+import type { FileId, UserId } from "~/lib/ids";
+import { parseId } from "~/services/platform/ids.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("Reports", matches[0]?.loaderData?.appName) }];
@@ -25,22 +27,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const OUTCOMES = {
   hide: { run: hideReportedFile, title: "File hidden", description: "Its links answer 451 until you restore it; the owner was told." },
   restore: { run: restoreReportedFile, title: "File restored", description: "Its links work again and the reports were dismissed." },
-  dismiss: { run: (ctx: AppLoadContext, fileId: string, adminId: string) => dismissReports(ctx.db, fileId, adminId), title: "Reports dismissed", description: "The file stays available." },
+  dismiss: { run: (ctx: AppLoadContext, fileId: FileId, adminId: UserId) => dismissReports(ctx.db, fileId, adminId), title: "Reports dismissed", description: "The file stays available." },
 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUserWithRole(request, context, "admin");
   const form = await request.formData();
-  const fileId = String(form.get("fileId") ?? "");
+  const fileId = parseId<FileId>(form.get("fileId"));
   const intent = String(form.get("intent") ?? "");
   if (intent === "delete") {
-    if (!(await deleteReportedFile(context, fileId))) return actionFail("Error", "File not found", 404);
+    if (!fileId || !(await deleteReportedFile(context, fileId))) return actionFail("Error", "File not found", 404);
     context.logger.info({ adminId: user.id, fileId }, "admin deleted a reported file");
     return actionOk({ type: "success", title: "File deleted", description: "The file is gone and the owner was told." });
   }
   const outcome = OUTCOMES[intent as keyof typeof OUTCOMES];
   if (!outcome) return actionFail("Error", "Unknown action", 400);
-  if (!(await outcome.run(context, fileId, user.id))) return actionFail("Error", "File not found", 404);
+  if (!fileId || !(await outcome.run(context, fileId, user.id))) return actionFail("Error", "File not found", 404);
   context.logger.info({ adminId: user.id, fileId, intent }, "admin moderated a reported file");
   return actionOk({ type: "success", title: outcome.title, description: outcome.description });
 }

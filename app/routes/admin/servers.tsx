@@ -24,6 +24,7 @@ import { requireUserWithRole } from "~/http/guards.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { deleteServerWithFiles } from "~/services/files/delete-files.server";
 import type { Route } from "./+types/servers";
+import { parseServerId } from "~/services/platform/ids.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("All Servers", matches[0]?.loaderData?.appName) }];
@@ -46,7 +47,7 @@ function endpointHost(url: string | null | undefined): string {
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = await requireUserWithRole(request, context, "admin");
   const form = await request.formData();
-  const serverId = String(form.get("serverId") ?? "");
+  const serverId = parseServerId(form.get("serverId"));
   if (form.get("intent") !== "delete" || !serverId) return actionFail("Error deleting server", "Failed to delete server.", 400);
   try {
     const deleted = await deleteServerWithFiles(context.db, context.blobs, serverId, {

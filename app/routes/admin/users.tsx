@@ -6,10 +6,12 @@ import { pageTitle } from "~/lib/site";
 import { isRole } from "~/lib/roles";
 import { listUsersForAdmin, setUserRole } from "~/services/accounts/roles.server";
 import { requireUserWithRole } from "~/http/guards.server";
-import { listPlansForAdmin } from "~/services/billing/subscriptions.server";
+import { listPlansForAdmin } from "~/services/stats/admin-stats.server";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/users";
 import { isDomainError } from "~/services/platform/domain-error.server";
+import { parseId } from "~/services/platform/ids.server";
+import type { UserId } from "~/lib/ids";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUserWithRole(request, context, "admin");
@@ -23,9 +25,9 @@ async function back(type: "success" | "error", title: string, description: strin
 export async function action({ request, context }: Route.ActionArgs) {
   const { user: actor } = await requireUserWithRole(request, context, "admin");
   const form = await request.formData();
-  const userId = form.get("userId");
+  const userId = parseId<UserId>(form.get("userId"));
   const role = form.get("role");
-  if (form.get("intent") !== "setRole" || typeof userId !== "string" || !/^[0-9a-f-]{36}$/i.test(userId)) {
+  if (form.get("intent") !== "setRole" || !userId) {
     return back("error", "Error", "Failed to update user role");
   }
   if (!isRole(role)) return back("error", "Error", "Unknown role");

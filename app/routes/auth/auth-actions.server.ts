@@ -13,6 +13,7 @@ import { createSession, serializeSessionCookie } from "~/services/accounts/sessi
 import { redirectWithToast } from "~/http/toast.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
+import type { UserId } from "~/lib/ids";
 
 export interface AuthActionData extends ActionResult {
   intent: "signin" | "signup" | null;
@@ -37,7 +38,7 @@ function refused(intent: AuthActionData["intent"], limit: LimitResult, fields: A
 export async function signInAndRedirect(
   context: AppLoadContext,
   request: Request,
-  userId: string,
+  userId: UserId,
   to: string,
   toast: { title: string; description?: string },
 ) {

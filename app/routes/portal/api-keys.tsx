@@ -2,7 +2,7 @@ import { useState } from "react";
 import { IntegrationGuide } from "~/components/api-keys/integration-guide";
 import { KeyBanner } from "~/components/api-keys/key-banner";
 import { KeyList } from "~/components/api-keys/key-list";
-import { NewKeyForm } from "~/components/api-keys/new-key-form";
+import { NewKeyForm, type RevealedKey } from "~/components/api-keys/new-key-form";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
 import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
@@ -19,6 +19,8 @@ import { actionFail, actionOk } from "~/http/action-results.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import type { Route } from "./+types/api-keys";
 import { DAY_MS } from "~/lib/durations";
+import type { ApiKeyId } from "~/lib/ids";
+import { parseId, parseServerId } from "~/services/platform/ids.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("API Keys", matches[0]?.loaderData?.appName) }];
@@ -87,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (permissions.length === 0) return actionFail("Error creating API key", API_KEY_MESSAGES.noPermissions, 400);
       const expiresAt = keyExpiry(String(form.get("expiresIn") ?? "never"));
       if (expiresAt === undefined) return actionFail("Error creating API key", API_KEY_MESSAGES.badExpiry, 400);
-      const server = await findServerForTeam(context.db, auth.team.id, serverId);
+      const server = await findServerForTeam(context.db, auth.team.id, parseServerId(serverId));
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
       let created: Awaited<ReturnType<typeof createApiKey>>;
       try {
@@ -104,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         { secret: created.secret, keyName: created.key.name, serverId: server.id },
       );
     }
-    const keyId = String(form.get("keyId") ?? "");
+    const keyId = parseId<ApiKeyId>(form.get("keyId"));
     if (intent === "regenerate") {
       const regenerated = keyId ? await regenerateApiKey(context.db, auth.team.id, keyId).catch(() => undefined) : undefined;
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
@@ -132,9 +134,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ApiKeys({ loaderData }: Route.ComponentProps) {
   const { servers, keys, selectedServerId, baseUrl, appName } = loaderData;
-  const [revealed, setRevealed] = useState<{ secret: string; keyName: string; serverId: string } | null>(null);
-  const [guideServerId, setGuideServerId] = useState(selectedServerId);
-  const onSecret = (value: { secret: string; keyName: string; serverId: string }) => {
+  const [revealed, setRevealed] = useState<RevealedKey | null>(null);
+  const [guideServerId, setGuideServerId] = useState<string | null>(selectedServerId);
+  const onSecret = (value: RevealedKey) => {
     setRevealed(value);
     setGuideServerId(value.serverId);
   };

@@ -3,11 +3,13 @@ import { caseZipResponse } from "~/http/case-answers.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
 import { caseViewerOf, exportCase, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import type { Route } from "./+types/case-export";
+import { parseId } from "~/services/platform/ids.server";
+import type { CaseId } from "~/lib/ids";
 
 /** GET /cases/{id}/export.zip: the owner's download of a case, the same zip the API gives. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const auth = await requireTeam(request, context, "view_media");
-  const found = await findCaseForTeam(context.db, auth.team.id, params.caseId, caseViewerOf(auth.user.id, auth.team.permissions));
+  const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(params.caseId), caseViewerOf(auth.user.id, auth.team.permissions));
   if (!found) throw new Response("Case not found", { status: 404 });
   const { stream } = await exportCase(context, found);
   await recordPortalAudit(context, auth, { action: "case.export", target: `Case ${found.number}`, serverId: found.serverId });

@@ -21,6 +21,8 @@ import { listTeamMembers } from "~/services/teams/team-members.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import type { Route } from "./+types/cases";
+import type { CaseId } from "~/lib/ids";
+import { parseId, parseServerId } from "~/services/platform/ids.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle("Evidence Cases", matches[0]?.loaderData?.appName) }];
@@ -53,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
   }
   if (intent === "open") {
-    const server = await findServerForTeam(context.db, auth.team.id, String(form.get("serverId") ?? ""));
+    const server = await findServerForTeam(context.db, auth.team.id, parseServerId(form.get("serverId")));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
     try {
       // Who may see it is checked before the case exists, so a wrong choice leaves no case behind.
@@ -72,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (intent === "members") {
-    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), viewer);
+    const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
     if (!found) return actionFail("Error", "Case not found", 404);
     try {
       const count = await setCaseMembers(context.db, { caseId: found.id, teamId: auth.team.id, userIds: chosenMembers });
@@ -84,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   }
   if (intent === "close" || intent === "reopen") {
-    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), viewer);
+    const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
     if (!found) return actionFail("Error", "Case not found", 404);
     await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
     await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
@@ -117,7 +119,7 @@ function MemberChoices({ members, chosen, idPrefix }: { members: MemberChoice[];
   );
 }
 
-function CaseAccess({ caseId, members, chosen }: { caseId: string; members: MemberChoice[]; chosen: string[] }) {
+function CaseAccess({ caseId, members, chosen }: { caseId: CaseId; members: MemberChoice[]; chosen: string[] }) {
   const fetcher = useFetcher<ActionResult>();
   return (
     <details className="text-sm">
@@ -188,7 +190,7 @@ function OpenCaseForm({ servers, members }: { servers: { id: string; name: strin
   );
 }
 
-function StatusButton({ caseId, open }: { caseId: string; open: boolean }) {
+function StatusButton({ caseId, open }: { caseId: CaseId; open: boolean }) {
   const fetcher = useFetcher<ActionResult>();
   return (
     <fetcher.Form method="post">

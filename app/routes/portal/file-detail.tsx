@@ -16,10 +16,12 @@ import { ERROR_STATUS } from "~/http/api-response.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { listStoredCategories } from "~/services/servers/categories.server";
 import type { Route } from "./+types/file-detail";
+import { parseId } from "~/services/platform/ids.server";
+import type { CaseId, FileId } from "~/lib/ids";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user, team } = await requireTeam(request, context, "view_media");
-  const file = await findFileDetails(context.db, team.id, params.fileId);
+  const file = await findFileDetails(context.db, team.id, parseId<FileId>(params.fileId));
   if (!file) throw data("File not found", { status: 404 });
   const [expiries, stored, planDays, shares, cases] = await Promise.all([
     fileExpiries(context.db, [file.id]),
@@ -69,17 +71,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const auth = await requireTeam(request, context, "view_media");
+  const fileId = parseId<FileId>(params.fileId);
+  if (!fileId) return actionFail("Error", "File not found", 404);
   const form = await request.formData();
   form.delete("id");
-  form.set("id", params.fileId);
+  form.set("id", fileId);
   // Filing into a case only needs to see the file; every other change needs "delete media".
   if (form.get("intent") !== "addToCase" && !auth.team.permissions.includes("delete_media")) {
     return actionFail("Error", teamPermissionMessage(auth.team, "delete_media"), 403);
   }
   if (form.get("intent") === "delete") {
-    let deleted: string[];
+    let deleted: FileId[];
     try {
-      deleted = await deleteOwnedFiles(context, auth.team.id, [params.fileId]);
+      deleted = await deleteOwnedFiles(context, auth.team.id, [fileId]);
     } catch (error) {
       if (!isDomainError(error, "file_in_open_case")) throw error;
       return actionFail("Error deleting file", error.message, 409);
@@ -91,8 +95,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (form.get("intent") === "createShare") {
     try {
       const options = parseShareOptions({ expiresInHours: form.get("expiresInHours"), password: form.get("password"), maxViews: form.get("maxViews") });
-      const token = await createShare(context.db, auth.team.id, params.fileId, options);
-      await recordPortalAudit(context, auth, { action: "file.share", target: filesTarget(1), detail: { ids: [params.fileId], expires_in_hours: options.expiresInHours, password: options.password !== null } });
+      const token = await createShare(context.db, auth.team.id, fileId, options);
+      await recordPortalAudit(context, auth, { action: "file.share", target: filesTarget(1), detail: { ids: [fileId], expires_in_hours: options.expiresInHours, password: options.password !== null } });
       return actionOk({ type: "success", title: "Share link created", description: `${context.config.appUrl}/s/${token}` }, { shareUrl: `${context.config.appUrl}/s/${token}` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request", "not_found")) throw error;
@@ -101,12 +105,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "revokeShare") {
     if (!(await revokeShare(context.db, auth.team.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
-    await recordPortalAudit(context, auth, { action: "file.unshare", target: filesTarget(1), detail: { ids: [params.fileId] } });
+    await recordPortalAudit(context, auth, { action: "file.unshare", target: filesTarget(1), detail: { ids: [fileId] } });
     return actionOk({ type: "success", title: "Share link revoked" });
   }
   if (form.get("intent") === "addToCase") {
-    const found = await findCaseForTeam(context.db, auth.team.id, String(form.get("caseId") ?? ""), caseViewerOf(auth.user.id, auth.team.permissions));
-    const file = found ? await findFileDetails(context.db, auth.team.id, params.fileId) : undefined;
+    const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), caseViewerOf(auth.user.id, auth.team.permissions));
+    const file = found ? await findFileDetails(context.db, auth.team.id, fileId) : undefined;
     if (!found || !file || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
     try {
       await addFilesToCase(context.db, found, [file.id], { userId: auth.user.id });
@@ -120,7 +124,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (form.get("intent") === "keepForever") {
     const keep = form.get("keep") === "on";
     try {
-      if (!(await setKeepForever(context.db, auth.team.id, params.fileId, keep))) return actionFail("Error", "File not found", 404);
+      if (!(await setKeepForever(context.db, auth.team.id, fileId, keep))) return actionFail("Error", "File not found", 404);
     } catch (error) {
       if (!isDomainError(error, "plan_unavailable")) throw error;
       return actionFail("Error", error.message, ERROR_STATUS[error.code]);

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const player = normaliseSearch(params.get("player"));
   const [from, to] = ["from", "to"].map((name) => (/^\d{4}-\d{2}-\d{2}$/.test(params.get(name) ?? "") ? params.get(name)! : ""));
   const servers = await listServersForTeam(context.db, team.id);
-  const serverId = servers.find((s) => s.id === params.get("server"))?.id ?? "";
+  const serverId = servers.find((s) => s.id === params.get("server"))?.id;
   const [page, stored] = await Promise.all([
     listGalleryFiles(context.db, team.id, { search: q, category, cursor, sort, serverId, player, from, to }),
     listStoredCategories(context.db, { teamId: team.id }),
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     categories: groupedCategoryOptions(stored, category),
     storedCategories: stored.map((c) => c.category),
     servers: servers.map((s) => ({ id: s.id, name: s.name })),
-    serverId,
+    serverId: serverId ?? "",
     sort,
     player,
     from,

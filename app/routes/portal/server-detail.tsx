@@ -33,6 +33,7 @@ import {
 } from "~/services/servers/server-settings.server";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/server-detail";
+import { parseServerId } from "~/services/platform/ids.server";
 
 export function meta({ data: loaderData, matches }: Route.MetaArgs) {
   const name = loaderData?.server?.name ?? "Server Not Found";
@@ -41,7 +42,7 @@ export function meta({ data: loaderData, matches }: Route.MetaArgs) {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user, team } = await requireTeam(request, context);
-  const server = await findServerForViewer(context.db, { teamId: team.id, role: user.role }, params.serverId);
+  const server = await findServerForViewer(context.db, { teamId: team.id, role: user.role }, parseServerId(params.serverId));
   if (!server) return data({ server: null }, { status: 404 });
   const underAdmin = new URL(request.url).pathname.startsWith("/admin/");
   // Each view under its own layout: a team's in the portal, an admin's look at another team's under Admin.
@@ -77,7 +78,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const db = context.db;
-  const server = await findServerForViewer(db, { teamId: auth.team.id, role: auth.user.role }, params.serverId);
+  const server = await findServerForViewer(db, { teamId: auth.team.id, role: auth.user.role }, parseServerId(params.serverId));
   if (!server) return actionFail("Error", NOT_FOUND, 404);
   if (server.team_id !== auth.team.id) return actionFail("Error", ADMIN_READ_ONLY, 403);
   if (!auth.team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(auth.team, "manage_servers"), 403);

@@ -25,6 +25,7 @@ import { ProfileCard } from "~/components/settings/profile-card";
 import { SessionsCard } from "~/components/settings/sessions-card";
 import { redirectWithToast } from "~/http/toast.server";
 import type { Route } from "./+types/settings";
+import type { UserId } from "~/lib/ids";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user, sessionId } = await requireAuthenticated(request, context);
@@ -83,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-async function changePasswordAction(context: AppLoadContext, form: FormData, who: { userId: string; sessionId: string; hasPassword: boolean }) {
+async function changePasswordAction(context: AppLoadContext, form: FormData, who: { userId: UserId; sessionId: string; hasPassword: boolean }) {
   const title = "Error updating password";
   if (!who.hasPassword) return actionFail(title, "This account signs in with Discord and has no password to change.", 400);
   const [currentPassword, newPassword, confirm] = ["currentPassword", "newPassword", "confirmPassword"].map((name) => String(form.get(name) ?? ""));
@@ -100,7 +101,7 @@ async function changePasswordAction(context: AppLoadContext, form: FormData, who
   return actionOk({ type: "success", title: "Password updated", description: "Every other device has been signed out." });
 }
 
-async function changeEmailAction(context: AppLoadContext, form: FormData, userId: string, hasPassword: boolean) {
+async function changeEmailAction(context: AppLoadContext, form: FormData, userId: UserId, hasPassword: boolean) {
   const title = "Error changing email";
   const newEmail = String(form.get("newEmail") ?? "").trim();
   const currentPassword = String(form.get("currentPassword") ?? "");
@@ -116,7 +117,7 @@ async function changeEmailAction(context: AppLoadContext, form: FormData, userId
   }
 }
 
-async function deleteAccountAction(context: AppLoadContext, form: FormData, userId: string) {
+async function deleteAccountAction(context: AppLoadContext, form: FormData, userId: UserId) {
   const title = "Error deleting account";
   if (String(form.get("confirmPhrase") ?? "").trim().toLowerCase() !== DELETE_ACCOUNT_PHRASE) {
     return actionFail(title, `Type "${DELETE_ACCOUNT_PHRASE}" to confirm.`, 400);

@@ -3,6 +3,8 @@ import { actionFail } from "~/http/action-results.server";
 import { requireAuthenticated, safeRedirectPath } from "~/http/guards.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
 import { chooseSessionTeam } from "~/services/teams/teams.server";
+import { parseId } from "~/services/platform/ids.server";
+import type { TeamId } from "~/lib/ids";
 import type { Route } from "./+types/team-switch";
 
 export function loader() {
@@ -14,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { user, sessionId } = await requireAuthenticated(request, context);
   const form = await request.formData();
   try {
-    await chooseSessionTeam(context.db, { sessionId, userId: user.id, teamId: String(form.get("teamId") ?? "") });
+    await chooseSessionTeam(context.db, { sessionId, userId: user.id, teamId: parseId<TeamId>(form.get("teamId")) });
   } catch (error) {
     if (!isDomainError(error, "not_found")) throw error;
     return actionFail("Error switching team", "You are not a member of that team.", 404);

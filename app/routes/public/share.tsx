@@ -8,6 +8,8 @@ import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage } from "~/services/media/images.server";
 import { findVariant, MP4_COPY_VARIANT } from "~/services/media/transforms.server";
 import type { Route } from "./+types/share";
+import { parseId } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 /**
  * /v/{id}: a public file's share page. Its Open Graph and Twitter tags make a pasted link show the
@@ -15,7 +17,8 @@ import type { Route } from "./+types/share";
  * and a report link. Private, hidden, expired and unknown files are one and the same 404.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const file = await findFileById(context.db, params.id);
+  const fileId = parseId<FileId>(params.id);
+  const file = fileId && (await findFileById(context.db, fileId));
   if (!file || !file.is_public || file.hidden_at) throw data("File not found", { status: 404 });
   const url = fileUrl(context.config.cdnBaseUrl, file);
   const kind = mediaKind(file.mime_type);

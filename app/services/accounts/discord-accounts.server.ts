@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import type { User } from "../../../db/schema";
 import { createUser, findUserByEmail, findUserById } from "~/services/accounts/users.server";
 import { DomainError, isDomainError } from "~/services/platform/domain-error.server";
+import type { UserId } from "~/lib/ids";
 
 export interface DiscordProfile {
   id: string;
@@ -35,7 +36,7 @@ export async function fetchDiscordProfile(apiBase: string, accessToken: string):
   };
 }
 
-export function getDiscordIdentity(db: Db, userId: string) {
+export function getDiscordIdentity(db: Db, userId: UserId) {
   return db.selectFrom("identities").selectAll().where("user_id", "=", userId).where("provider", "=", "discord").executeTakeFirst();
 }
 
@@ -72,7 +73,7 @@ export async function signInWithDiscord(db: Db, profile: DiscordProfile): Promis
   return { user, created: true };
 }
 
-export async function linkDiscord(db: Db, userId: string, profile: DiscordProfile): Promise<void> {
+export async function linkDiscord(db: Db, userId: UserId, profile: DiscordProfile): Promise<void> {
   const owner = await db
     .selectFrom("identities")
     .select("user_id")
@@ -90,7 +91,7 @@ export async function linkDiscord(db: Db, userId: string, profile: DiscordProfil
 }
 
 /** Spec messages: "No user found", "No Discord account linked"; the last way to sign in stays. */
-export async function unlinkDiscord(db: Db, userId: string): Promise<void> {
+export async function unlinkDiscord(db: Db, userId: UserId): Promise<void> {
   const user = await findUserById(db, userId);
   if (!user) throw new DomainError("not_found", "No user found");
   const identity = await getDiscordIdentity(db, userId);

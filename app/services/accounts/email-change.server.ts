@@ -4,13 +4,14 @@ import { verifyPassword } from "~/services/accounts/passwords.server";
 import { findUserByEmail, normaliseEmail } from "~/services/accounts/users.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { MESSAGES } from "~/lib/auth-validation";
+import type { UserId } from "~/lib/ids";
 
 /**
  * Starts moving an account to a new address: the current password proves the owner (accounts
  * without one, signed in through Discord, are proven by the session), and the link goes to the
  * new address so nobody can claim an address they cannot read. The old address stays until then.
  */
-export async function startEmailChange(db: Db, input: { userId: string; newEmail: string; currentPassword: string }): Promise<{ token: string; newEmail: string }> {
+export async function startEmailChange(db: Db, input: { userId: UserId; newEmail: string; currentPassword: string }): Promise<{ token: string; newEmail: string }> {
   const newEmail = normaliseEmail(input.newEmail);
   const user = await db.selectFrom("users").select(["email", "password_hash"]).where("id", "=", input.userId).executeTakeFirstOrThrow();
   if (user.password_hash && !(await verifyPassword(user.password_hash, input.currentPassword))) {

@@ -3,6 +3,7 @@ import type { Db } from "../../../db/index";
 import type { TokenPurpose } from "../../../db/schema";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DAY_MS, HOUR_MS } from "~/lib/durations";
+import type { UserId } from "~/lib/ids";
 
 export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
   email_confirm: DAY_MS,
@@ -11,12 +12,12 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
 };
 
 export type TokenCheck =
-  | { status: "valid"; userId: string }
-  | { status: "expired" | "used"; userId: string }
+  | { status: "valid"; userId: UserId }
+  | { status: "expired" | "used"; userId: UserId }
   | { status: "invalid" };
 
 /** A single-use link token; only its SHA-256 is stored. Earlier unused tokens of the same purpose stop working. */
-export async function issueAuthToken(db: Db, userId: string, purpose: TokenPurpose, newEmail: string | null = null): Promise<string> {
+export async function issueAuthToken(db: Db, userId: UserId, purpose: TokenPurpose, newEmail: string | null = null): Promise<string> {
   const token = randomString(43);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("auth_tokens").where("user_id", "=", userId).where("purpose", "=", purpose).where("used_at", "is", null).execute();

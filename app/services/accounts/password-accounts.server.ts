@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from "~/services/accounts/passwords.serv
 import { revokeUserSessions } from "~/services/accounts/sessions.server";
 import { createUser, findUserByEmail } from "~/services/accounts/users.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import type { UserId } from "~/lib/ids";
 
 let dummyHash: Promise<string> | undefined;
 
@@ -76,7 +77,7 @@ export async function resetPassword(db: Db, token: string, newPassword: string):
  * Sets a new password for a signed-in user who proves the current one, and ends every other session
  * (a stolen cookie stops working the moment the owner changes the password).
  */
-export async function changePassword(db: Db, input: { userId: string; currentPassword: string; newPassword: string; keepSessionId: string }): Promise<void> {
+export async function changePassword(db: Db, input: { userId: UserId; currentPassword: string; newPassword: string; keepSessionId: string }): Promise<void> {
   const user = await db.selectFrom("users").select("password_hash").where("id", "=", input.userId).executeTakeFirst();
   if (!user?.password_hash || !(await verifyPassword(user.password_hash, input.currentPassword))) {
     throw new DomainError("invalid_credentials", "Your current password is not correct");

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { AdminUserRow, Role } from "~/lib/roles";
 import { DomainError } from "~/services/platform/domain-error.server";
+import type { UserId } from "~/lib/ids";
 
 /** Every account, newest first, with the server count and stored bytes of the teams it owns (spec: the admin list). */
 export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
@@ -45,7 +46,7 @@ export async function listUsersForAdmin(db: Db): Promise<AdminUserRow[]> {
  * Moves a user to any role. The admin rows are locked first, so two admins demoting themselves
  * at once cannot leave the system with none.
  */
-export async function setUserRole(db: Db, input: { actorId: string; userId: string; role: Role }): Promise<void> {
+export async function setUserRole(db: Db, input: { actorId: UserId; userId: UserId; role: Role }): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const admins = await trx.selectFrom("users").select("id").where("role", "=", "admin").forUpdate().execute();
     const target = await trx.selectFrom("users").select(["id", "role"]).where("id", "=", input.userId).executeTakeFirst();

@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import type { Role } from "../../../db/schema";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DAY_MS } from "~/lib/durations";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export const SESSION_TTL_MS = 30 * DAY_MS;
 // Extending on every request would write a row per page view; once a day keeps the
@@ -14,7 +15,7 @@ export interface SessionCookieConfig {
 }
 
 export interface SessionUser {
-  id: string;
+  id: UserId;
   email: string | null;
   displayName: string | null;
   avatarUrl: string | null;
@@ -33,7 +34,7 @@ export interface ActiveSession {
   extended: boolean;
   user: SessionUser;
   /** The team this session switched to, if any (checked against membership when used). */
-  chosenTeamId: string | null;
+  chosenTeamId: TeamId | null;
 }
 
 export interface NewSession {
@@ -48,7 +49,7 @@ export function sessionCookieName(config: SessionCookieConfig): string {
 
 export async function createSession(
   db: Db,
-  input: { userId: string; ip?: string | null; userAgent?: string | null },
+  input: { userId: UserId; ip?: string | null; userAgent?: string | null },
 ): Promise<NewSession> {
   const token = randomString(TOKEN_LENGTH);
   const id = sha256Hex(token);
@@ -128,7 +129,7 @@ export async function revokeSession(db: Db, token: string): Promise<void> {
 }
 
 /** Ends every session of a user, optionally keeping the one making the change. */
-export async function revokeUserSessions(db: Db, userId: string, options: { exceptId?: string } = {}): Promise<number> {
+export async function revokeUserSessions(db: Db, userId: UserId, options: { exceptId?: string } = {}): Promise<number> {
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (options.exceptId) query = query.where("id", "!=", options.exceptId);
   const result = await query.executeTakeFirst();
@@ -169,7 +170,7 @@ export interface SessionListing {
 }
 
 /** A user's live sessions, the most recently active first, marking the one asking. */
-export async function listUserSessions(db: Db, userId: string, currentId: string): Promise<SessionListing[]> {
+export async function listUserSessions(db: Db, userId: UserId, currentId: string): Promise<SessionListing[]> {
   const rows = await db
     .selectFrom("sessions")
     .select(["id", "ip", "user_agent", "created_at", "expires_at"])
@@ -188,7 +189,7 @@ export async function listUserSessions(db: Db, userId: string, currentId: string
 }
 
 /** Ends one of the user's own sessions; false when it is not theirs or already gone. */
-export async function revokeUserSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
+export async function revokeUserSession(db: Db, userId: UserId, sessionId: string): Promise<boolean> {
   const result = await db.deleteFrom("sessions").where("user_id", "=", userId).where("id", "=", sessionId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

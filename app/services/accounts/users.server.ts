@@ -3,6 +3,7 @@ import type { Role, User } from "../../../db/schema";
 import { hashPassword } from "~/services/accounts/passwords.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { createTeam } from "~/services/teams/teams.server";
+import type { UserId } from "~/lib/ids";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -52,7 +53,7 @@ export async function createUser(db: Db, input: CreateUserInput): Promise<User> 
         if (error.code === "23505") throw new DomainError("email_taken", "User already registered");
         throw error;
       });
-    await createTeam(trx, { id: user.id, name: user.display_name ?? "Personal", ownerUserId: user.id });
+    await createTeam(trx, { name: user.display_name ?? "Personal", ownerUserId: user.id });
     if (input.identity) {
       const { provider, providerUserId, username, avatar, email: providerEmail } = input.identity;
       await trx
@@ -72,10 +73,10 @@ export function findUserByEmail(db: Db, email: string): Promise<User | undefined
     .executeTakeFirst();
 }
 
-export function findUserById(db: Db, id: string): Promise<User | undefined> {
+export function findUserById(db: Db, id: UserId): Promise<User | undefined> {
   return db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function updateDisplayName(db: Db, userId: string, displayName: string): Promise<void> {
+export async function updateDisplayName(db: Db, userId: UserId, displayName: string): Promise<void> {
   await db.updateTable("users").set({ display_name: displayName }).where("id", "=", userId).execute();
 }

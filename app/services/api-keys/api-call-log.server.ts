@@ -5,6 +5,7 @@ import { bumpUsage, usageDay, type ApiCallRecord } from "~/services/api-keys/key
 import { touchApiKey } from "~/services/api-keys/keys.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
+import type { ApiKeyId, ServerId } from "~/lib/ids";
 
 /** Often enough that the portal's key list and audit trail look live; rarely enough to cost nothing per call. */
 const FLUSH_INTERVAL_MS = 1_000;
@@ -17,9 +18,9 @@ interface PendingCall {
 
 /** One transaction for a batch: the audit rows (of audited calls), one counter upsert per server and day, the keys' daily calls, one touch per key. */
 async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
-  const counters = new Map<string, { serverId: string; at: Date; count: number }>();
-  const keyCounters = new Map<string, { api_key_id: string; day: string; calls: number }>();
-  const keys = new Map<string, { lastUsedAt: Date | null; at: Date }>();
+  const counters = new Map<string, { serverId: ServerId; at: Date; count: number }>();
+  const keyCounters = new Map<string, { api_key_id: ApiKeyId; day: string; calls: number }>();
+  const keys = new Map<ApiKeyId, { lastUsedAt: Date | null; at: Date }>();
   for (const { caller, at } of batch) {
     const day = usageDay(at);
     const counted = counters.get(`${caller.serverId}|${day}`);

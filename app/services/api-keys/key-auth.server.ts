@@ -7,13 +7,14 @@ import { findApiKeyBySecret, hashApiKey, isWellFormedApiKey } from "~/services/a
 import { rateLimitHeaders, type LimitResult } from "~/services/platform/rate-limits.server";
 import type { KeyScopes } from "~/services/api-keys/key-scopes.server";
 import { uploadSettingsOf, type ServerUploadSettings } from "~/services/servers/server-settings.server";
+import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
 
 /** Who is calling the script API: one key of one server. */
 export interface ApiCaller {
-  keyId: string;
-  serverId: string;
+  keyId: ApiKeyId;
+  serverId: ServerId;
   /** The server owner, whose quota uploads use. */
-  teamId: string;
+  teamId: TeamId;
   permissions: ApiKeyPermission[];
   tier: Tier;
   serverStatus: string;
@@ -144,7 +145,7 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
 }
 
 /** Spends `count` of the server's uploads-per-minute budget; throws 429 when it is spent. */
-export async function consumeUploadBudget(ctx: AppContext, serverId: string, tier: Tier, count = 1): Promise<void> {
+export async function consumeUploadBudget(ctx: AppContext, serverId: ServerId, tier: Tier, count = 1): Promise<void> {
   const result = await ctx.rateLimits.consume("api-uploads", serverId, { points: API_RATE_LIMITS[tier].uploadsPerMinute, duration: 60 }, count);
   if (!result.allowed) throw rateLimited(result, "Upload rate limit exceeded, try again later");
 }

@@ -14,6 +14,8 @@ import {
   type ApiKeySummary,
 } from "~/services/api-keys/keys.server";
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
+import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
+import { parseId, parseServerId } from "~/services/platform/ids.server";
 
 /**
  * The portal's key manager over JSON (`/api/keys`), shaped like the spec's api-key-manager:
@@ -53,27 +55,25 @@ function invalid(error: z.ZodError): DomainError {
   return new DomainError("invalid_request", error.issues[0]?.message ?? "Invalid request");
 }
 
-const isKeyId = (value: string) => z.uuid().safeParse(value).success;
-
 function keyNotFound(): DomainError {
   return new DomainError("not_found", "API key not found");
 }
 
-async function withServerNames(db: Db, teamId: string, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
+async function withServerNames(db: Db, teamId: TeamId, keys: ApiKeySummary[]): Promise<ManagedApiKey[]> {
   const names = new Map((await listServersForTeam(db, teamId)).map((s) => [s.id, s.name]));
   return keys.map((key) => ({ ...key, servers: names.has(key.server_id) ? { name: names.get(key.server_id)! } : null }));
 }
 
-export async function listManagedKeys(db: Db, teamId: string, serverId?: string): Promise<ManagedApiKey[]> {
+export async function listManagedKeys(db: Db, teamId: TeamId, serverId?: ServerId): Promise<ManagedApiKey[]> {
   return withServerNames(db, teamId, await listApiKeys(db, teamId, serverId));
 }
 
 /** What a key manager call changed, for the audit trail. */
 export interface KeyEvent {
   action: "key.create" | "key.regenerate" | "key.delete" | "key.update";
-  keyId: string;
+  keyId: ApiKeyId;
   keyName: string;
-  serverId: string;
+  serverId: ServerId;
 }
 
 export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "id" | "name" | "server_id">): KeyEvent => ({ action, keyId: key.id, keyName: key.name, serverId: key.server_id });
@@ -84,13 +84,15 @@ export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "i
  */
 export async function runKeyManagerPost(
   db: Db,
-  teamId: string,
+  teamId: TeamId,
   body: unknown,
 ): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent; secret?: string }> {
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
     if (!parsed.success) throw invalid(parsed.error);
-    const { key_id: keyId, operation } = parsed.data;
+    const { operation } = parsed.data;
+    const keyId = parseId<ApiKeyId>(parsed.data.key_id);
+    if (!keyId) throw keyNotFound();
     if (operation === "delete") {
       const existing = await findApiKeyForTeam(db, teamId, keyId);
       if (!existing || !(await deleteApiKey(db, teamId, keyId))) throw keyNotFound();
@@ -111,7 +113,7 @@ export async function runKeyManagerPost(
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
   const scopes = parseKeyScopes(input);
-  const server = await findServerForTeam(db, teamId, input.server_id);
+  const server = await findServerForTeam(db, teamId, parseServerId(input.server_id));
   if (!server) throw new DomainError("not_found", "Server not found");
   const created = await createApiKey(db, {
     scopes,
@@ -126,8 +128,8 @@ export async function runKeyManagerPost(
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
-export async function updateManagedKey(db: Db, teamId: string, keyId: string, body: unknown): Promise<ManagedApiKey> {
-  if (!isKeyId(keyId)) throw keyNotFound();
+export async function updateManagedKey(db: Db, teamId: TeamId, keyId: ApiKeyId | undefined, body: unknown): Promise<ManagedApiKey> {
+  if (!keyId) throw keyNotFound();
   const parsed = updateSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
@@ -143,8 +145,8 @@ export async function updateManagedKey(db: Db, teamId: string, keyId: string, bo
   return key;
 }
 
-export async function deleteManagedKey(db: Db, teamId: string, keyId: string): Promise<KeyEvent> {
-  if (!isKeyId(keyId)) throw keyNotFound();
+export async function deleteManagedKey(db: Db, teamId: TeamId, keyId: ApiKeyId | undefined): Promise<KeyEvent> {
+  if (!keyId) throw keyNotFound();
   const existing = await findApiKeyForTeam(db, teamId, keyId);
   if (!existing || !(await deleteApiKey(db, teamId, keyId))) throw keyNotFound();
   return keyEvent("key.delete", existing);

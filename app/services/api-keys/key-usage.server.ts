@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 type Counter = "uploads" | "upload_bytes" | "downloads" | "download_bytes" | "api_calls" | "log_entries";
 
@@ -9,7 +10,7 @@ export function usageDay(now: Date = new Date()): string {
 }
 
 /** Adds to a server's counters for today in one upsert; safe under concurrency. */
-export async function bumpUsage(db: Db, serverId: string, counts: Partial<Record<Counter, number>>, now: Date = new Date()): Promise<void> {
+export async function bumpUsage(db: Db, serverId: ServerId, counts: Partial<Record<Counter, number>>, now: Date = new Date()): Promise<void> {
   const entries = Object.entries(counts).filter(([, n]) => n) as [Counter, number][];
   if (entries.length === 0) return;
   await db
@@ -22,7 +23,7 @@ export async function bumpUsage(db: Db, serverId: string, counts: Partial<Record
 }
 
 /** For the file-serving paths: one download of `bytes` bytes. */
-export function recordDownload(db: Db, serverId: string, bytes: number): Promise<void> {
+export function recordDownload(db: Db, serverId: ServerId, bytes: number): Promise<void> {
   return bumpUsage(db, serverId, { downloads: 1, download_bytes: bytes });
 }
 
@@ -36,7 +37,7 @@ export interface ApiCallRecord {
 }
 
 /** Each of a team's keys' calls since `since` (whole UTC days), from the per-key daily counters (keys without calls are absent). */
-export async function countCallsByKey(db: Db, teamId: string, since: Date): Promise<Map<string, number>> {
+export async function countCallsByKey(db: Db, teamId: TeamId, since: Date): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom("api_key_usage_daily as u")
     .innerJoin("api_keys as k", "k.id", "u.api_key_id")

@@ -6,6 +6,7 @@ import type { ApiKey } from "../../../db/schema";
 import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
 
 const SECRET_LENGTH = 40;
 /** `sk_` and the first characters of the secret: enough to tell keys apart in a list, useless to an attacker. */
@@ -62,8 +63,8 @@ const summaryColumns = [
 ] as const;
 
 export interface CreateApiKeyInput {
-  serverId: string;
-  teamId: string;
+  serverId: ServerId;
+  teamId: TeamId;
   name: string;
   permissions?: readonly string[];
   expiresAt?: Date | null;
@@ -93,18 +94,18 @@ export async function createApiKey(db: Db, input: CreateApiKeyInput): Promise<Cr
 }
 
 /** The user's keys, newest first, optionally for one server. */
-export function listApiKeys(db: Db, teamId: string, serverId?: string): Promise<ApiKeySummary[]> {
+export function listApiKeys(db: Db, teamId: TeamId, serverId?: ServerId): Promise<ApiKeySummary[]> {
   let query = db.selectFrom("api_keys").select(summaryColumns).where("team_id", "=", teamId);
   if (serverId) query = query.where("server_id", "=", serverId);
   return query.orderBy("created_at", "desc").execute();
 }
 
-export function findApiKeyForTeam(db: Db, teamId: string, id: string): Promise<ApiKeySummary | undefined> {
+export function findApiKeyForTeam(db: Db, teamId: TeamId, id: ApiKeyId): Promise<ApiKeySummary | undefined> {
   return db.selectFrom("api_keys").select(summaryColumns).where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
 }
 
 /** A new secret for the same key row: the old secret stops working with this UPDATE. */
-export async function regenerateApiKey(db: Db, teamId: string, id: string): Promise<CreatedApiKey | undefined> {
+export async function regenerateApiKey(db: Db, teamId: TeamId, id: ApiKeyId): Promise<CreatedApiKey | undefined> {
   const secret = newSecret();
   const key = await db
     .updateTable("api_keys")
@@ -125,7 +126,7 @@ export interface UpdateApiKeyInput {
   scopes?: Partial<KeyScopes>;
 }
 
-export async function updateApiKey(db: Db, teamId: string, id: string, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
+export async function updateApiKey(db: Db, teamId: TeamId, id: ApiKeyId, input: UpdateApiKeyInput): Promise<ApiKeySummary | undefined> {
   const changes: Record<string, unknown> = {};
   if (input.name !== undefined) changes.name = input.name.trim().slice(0, 100) || "API key";
   if (input.permissions !== undefined) changes.permissions = normalisePermissions(input.permissions);
@@ -138,11 +139,11 @@ export async function updateApiKey(db: Db, teamId: string, id: string, input: Up
   return db.updateTable("api_keys").set(changes).where("id", "=", id).where("team_id", "=", teamId).returning(summaryColumns).executeTakeFirst();
 }
 
-export function revokeApiKey(db: Db, teamId: string, id: string): Promise<ApiKeySummary | undefined> {
+export function revokeApiKey(db: Db, teamId: TeamId, id: ApiKeyId): Promise<ApiKeySummary | undefined> {
   return updateApiKey(db, teamId, id, { status: "revoked" });
 }
 
-export async function deleteApiKey(db: Db, teamId: string, id: string): Promise<boolean> {
+export async function deleteApiKey(db: Db, teamId: TeamId, id: ApiKeyId): Promise<boolean> {
   const result = await db.deleteFrom("api_keys").where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
@@ -186,7 +187,7 @@ export function findApiKeyBySecret(db: Db, secret: string, options: { withQuota?
 }
 
 /** Writes last_used_at at most once a minute per key, so a busy key is not an UPDATE per request. */
-export async function touchApiKey(db: Db, id: string, lastUsedAt: Date | null, now: Date = new Date()): Promise<void> {
+export async function touchApiKey(db: Db, id: ApiKeyId, lastUsedAt: Date | null, now: Date = new Date()): Promise<void> {
   if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
   await db
     .updateTable("api_keys")

@@ -3,9 +3,10 @@ import type { Config } from "~/services/platform/env.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import { checkSubscription } from "~/services/billing/subscriptions.server";
+import type { TeamId } from "~/lib/ids";
 
 /** Everything the Billing screen shows, read in one go. */
-export async function loadBillingPage(db: Db, config: Config, teamId: string, now: Date = new Date()) {
+export async function loadBillingPage(db: Db, config: Config, teamId: TeamId, now: Date = new Date()) {
   const [subscription, quota, addons] = await Promise.all([
     checkSubscription(db, teamId, now),
     getAccountQuota(db, teamId, now),

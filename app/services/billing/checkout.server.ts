@@ -5,10 +5,11 @@ import { ADDON_MAX_GB, ADDON_MIN_GB, isPaidTier, PLANS, type PaidTier } from "~/
 import { getAccountQuota } from "~/services/billing/quota.server";
 import type { Billing } from "~/services/billing/stripe-client.server";
 import { isLiveStatus, saveStripeCustomer } from "~/services/billing/subscriptions.server";
+import type { TeamId } from "~/lib/ids";
 
 /** Who pays: the team, with the e-mail and name Stripe shows on its customer. */
 export interface BillingAccount {
-  teamId: string;
+  teamId: TeamId;
   email: string | null;
   name?: string | null;
 }
@@ -51,7 +52,7 @@ async function ensureCustomer(db: Db, billing: Billing, account: BillingAccount)
   return customer.id;
 }
 
-async function liveStripeSubscription(db: Db, teamId: string): Promise<boolean> {
+async function liveStripeSubscription(db: Db, teamId: TeamId): Promise<boolean> {
   const row = await db
     .selectFrom("subscriptions")
     .select(["tier", "status", "stripe_subscription_id"])

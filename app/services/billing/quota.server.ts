@@ -1,6 +1,7 @@
 import { sql, type Expression } from "kysely";
 import type { Db } from "../../../db/index";
 import { GB, PLANS, isTier, type Tier } from "~/lib/plans";
+import type { TeamId } from "~/lib/ids";
 
 export interface AccountQuota {
   tier: Tier;
@@ -11,7 +12,7 @@ export interface AccountQuota {
 }
 
 /** A team's quota: its plan's storage plus unexpired storage add-ons. */
-export async function getAccountQuota(db: Db, teamId: string, now: Date = new Date()): Promise<AccountQuota> {
+export async function getAccountQuota(db: Db, teamId: TeamId, now: Date = new Date()): Promise<AccountQuota> {
   const row = await db
     .selectFrom("teams")
     .leftJoin("subscriptions", "subscriptions.team_id", "teams.id")
@@ -38,7 +39,7 @@ export async function getAccountQuota(db: Db, teamId: string, now: Date = new Da
  * SQL for the account's quota in bytes, for use inside a conditional UPDATE so the check and
  * the reservation are one statement (see reserveQuotaSql). `teamId` is a value or a column.
  */
-export function quotaBytesSql(teamId: string | Expression<string>, now: Date) {
+export function quotaBytesSql(teamId: TeamId | Expression<string>, now: Date) {
   const user = typeof teamId === "string" ? sql`${teamId}::uuid` : teamId;
   const cases = sql.join(
     Object.values(PLANS).map((p) => sql`WHEN ${sql.lit(p.tier)} THEN ${sql.lit(p.storageGb)}`),
@@ -56,19 +57,19 @@ export function quotaBytesSql(teamId: string | Expression<string>, now: Date) {
  * did and none, changing nothing, when it would pass the quota. The upload statement runs it as
  * its first step (uploads/upload-commit.server.ts).
  */
-export function reserveQuotaSql(teamId: string, bytes: number, now: Date) {
+export function reserveQuotaSql(teamId: TeamId, bytes: number, now: Date) {
   return sql`UPDATE account_usage SET used_bytes = used_bytes + ${bytes}::bigint, updated_at = ${now}::timestamptz
     WHERE team_id = ${teamId}::uuid AND used_bytes + ${bytes}::bigint <= ${quotaBytesSql(teamId, now)}
     RETURNING 1`;
 }
 
 /** Reserves `bytes` of the account's quota on its own; false, changing nothing, when it would pass the quota. */
-export async function reserveQuota(db: Db, teamId: string, bytes: number, now: Date = new Date()): Promise<boolean> {
+export async function reserveQuota(db: Db, teamId: TeamId, bytes: number, now: Date = new Date()): Promise<boolean> {
   const { rows } = await reserveQuotaSql(teamId, bytes, now).execute(db);
   return rows.length === 1;
 }
 
-export async function releaseQuota(db: Db, teamId: string, bytes: number): Promise<void> {
+export async function releaseQuota(db: Db, teamId: TeamId, bytes: number): Promise<void> {
   await db
     .updateTable("account_usage")
     .set({ used_bytes: sql`greatest(used_bytes - ${bytes}::bigint, 0)`, updated_at: new Date() })

@@ -12,6 +12,8 @@ import {
   isLiveStatus,
   setTeamPlan,
 } from "~/services/billing/subscriptions.server";
+import type { TeamId } from "~/lib/ids";
+import { parseId } from "~/services/platform/ids.server";
 
 /** Checks the Stripe-Signature header against the raw body, exactly as received. */
 export function verifyWebhook(billing: Billing, rawBody: Buffer, signature: string | null): Stripe.Event {
@@ -25,13 +27,13 @@ export function verifyWebhook(billing: Billing, rawBody: Buffer, signature: stri
 
 type Effect =
   | { kind: "subscription"; subscription: Stripe.Subscription }
-  | { kind: "addon"; teamId: string; gb: number; reference: string }
+  | { kind: "addon"; teamId: TeamId; gb: number; reference: string }
   | { kind: "none" };
 
 export type WebhookOutcome = "processed" | "duplicate";
 
-/** The team a checkout or subscription is for; customers made before teams carry `user_id`, the same id. */
-const teamIdOf = (metadata: Stripe.Metadata | null | undefined) => metadata?.team_id ?? metadata?.user_id;
+/** The team a checkout or subscription is for; customers made before teams carry `user_id`, which their personal team's id took. */
+const teamIdOf = (metadata: Stripe.Metadata | null | undefined) => parseId<TeamId>(metadata?.team_id ?? metadata?.user_id);
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : value?.id);
 
 /**

@@ -1,8 +1,8 @@
-import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { GB, isPaidTier, PLANS, type Tier } from "~/lib/plans";
 import { recordAudit } from "~/services/platform/audit-trail.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
+import type { TeamId, UserId } from "~/lib/ids";
 
 /** Stripe statuses that keep a paid plan's storage; past_due is Stripe's retry window. */
 const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
@@ -19,7 +19,7 @@ export interface SubscriptionState {
   storage_quota_gb: number;
 }
 
-export async function checkSubscription(db: Db, teamId: string, now: Date = new Date()): Promise<SubscriptionState> {
+export async function checkSubscription(db: Db, teamId: TeamId, now: Date = new Date()): Promise<SubscriptionState> {
   const [row, quota] = await Promise.all([
     db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("team_id", "=", teamId).executeTakeFirst(),
     getAccountQuota(db, teamId, now),
@@ -40,7 +40,7 @@ export interface PlanChange {
   stripeSubscriptionId?: string | null;
   currentPeriodEnd?: Date | null;
   /** Who changed it, for the audit trail: an admin; absent for Stripe's events (recorded as Stash). */
-  by?: { userId: string; ip: string | null };
+  by?: { userId: UserId; ip: string | null };
 }
 
 /**
@@ -48,7 +48,7 @@ export interface PlanChange {
  * free plan's 30-day expiry from the team's files; per-category retention rules still apply,
  * because the sweep evaluates them itself. Moving down deletes nothing.
  */
-export async function setTeamPlan(db: Db, teamId: string, change: PlanChange, now: Date = new Date()): Promise<void> {
+export async function setTeamPlan(db: Db, teamId: TeamId, change: PlanChange, now: Date = new Date()): Promise<void> {
   const values = {
     tier: change.tier,
     status: change.status ?? "active",
@@ -77,7 +77,7 @@ export async function setTeamPlan(db: Db, teamId: string, change: PlanChange, no
   }
 }
 
-export async function clearPlanExpiry(db: Db, teamId: string): Promise<void> {
+export async function clearPlanExpiry(db: Db, teamId: TeamId): Promise<void> {
   await db
     .updateTable("files")
     .set({ expires_at: null, expiry_notified_at: null })
@@ -87,7 +87,7 @@ export async function clearPlanExpiry(db: Db, teamId: string): Promise<void> {
 }
 
 /** Records the Stripe customer of a user, creating the subscriptions row when missing. */
-export async function saveStripeCustomer(db: Db, teamId: string, customerId: string): Promise<void> {
+export async function saveStripeCustomer(db: Db, teamId: TeamId, customerId: string): Promise<void> {
   await db
     .insertInto("subscriptions")
     .values({ team_id: teamId, stripe_customer_id: customerId, updated_at: new Date() })
@@ -95,13 +95,13 @@ export async function saveStripeCustomer(db: Db, teamId: string, customerId: str
     .execute();
 }
 
-export async function findTeamIdByStripeCustomer(db: Db, customerId: string): Promise<string | undefined> {
+export async function findTeamIdByStripeCustomer(db: Db, customerId: string): Promise<TeamId | undefined> {
   const row = await db.selectFrom("subscriptions").select("team_id").where("stripe_customer_id", "=", customerId).executeTakeFirst();
   return row?.team_id;
 }
 
 export interface AddonGrant {
-  teamId: string;
+  teamId: TeamId;
   gb: number;
   expiresAt: Date | null;
   /** The Checkout session id; unique, so a replayed purchase adds nothing. */
@@ -126,7 +126,7 @@ export async function grantStorageAddon(db: Db, grant: AddonGrant): Promise<bool
  * The end of the user's current billing cycle, when an add-on bought now expires: the paid
  * subscription's period end, or for accounts without one a month from now.
  */
-export async function currentCycleEnd(db: Db, teamId: string, now: Date = new Date()): Promise<Date> {
+export async function currentCycleEnd(db: Db, teamId: TeamId, now: Date = new Date()): Promise<Date> {
   const row = await db.selectFrom("subscriptions").select(["tier", "status", "current_period_end"]).where("team_id", "=", teamId).executeTakeFirst();
   if (row && row.tier !== "free" && isLiveStatus(row.status) && row.current_period_end && row.current_period_end > now) {
     return row.current_period_end;
@@ -140,33 +140,9 @@ export async function currentCycleEnd(db: Db, teamId: string, now: Date = new Da
  * Sets the storage an administrator grants by hand (no Stripe reference, no expiry), replacing
  * any earlier manual grant; purchased add-ons are left alone.
  */
-export async function setManualAddonGb(db: Db, teamId: string, gb: number): Promise<void> {
+export async function setManualAddonGb(db: Db, teamId: TeamId, gb: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("storage_addons").where("team_id", "=", teamId).where("stripe_reference", "is", null).execute();
     if (gb > 0) await trx.insertInto("storage_addons").values({ team_id: teamId, gb, expires_at: null }).execute();
   });
-}
-
-export interface AdminPlanView {
-  tier: Tier;
-  addonGb: number;
-}
-
-/** Each team's plan and hand-granted storage by team id, for the admin screens (an account's personal team has its id). */
-export async function listPlansForAdmin(db: Db): Promise<Record<string, AdminPlanView>> {
-  const rows = await db
-    .selectFrom("teams")
-    .leftJoin("subscriptions", "subscriptions.team_id", "teams.id")
-    .select((eb) => [
-      "teams.id",
-      "subscriptions.tier",
-      eb
-        .selectFrom("storage_addons")
-        .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
-        .whereRef("storage_addons.team_id", "=", "teams.id")
-        .where("storage_addons.stripe_reference", "is", null)
-        .as("addon_gb"),
-    ])
-    .execute();
-  return Object.fromEntries(rows.map((r) => [r.id, { tier: r.tier ?? "free", addonGb: Number(r.addon_gb ?? 0) }]));
 }

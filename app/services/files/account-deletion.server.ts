@@ -4,6 +4,7 @@ import { deleteServerWithFiles } from "~/services/files/delete-files.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { MESSAGES } from "~/lib/auth-validation";
 import { verifyPassword } from "~/services/accounts/passwords.server";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export interface DeletedAccount {
   servers: number;
@@ -12,7 +13,7 @@ export interface DeletedAccount {
 }
 
 /** Cancels a team's live Stripe subscription before anything is deleted; a refusal by Stripe stops the deletion. */
-async function cancelTeamSubscription(ctx: Pick<AppContext, "db" | "logger">, billing: Billing | null, teamId: string): Promise<boolean> {
+async function cancelTeamSubscription(ctx: Pick<AppContext, "db" | "logger">, billing: Billing | null, teamId: TeamId): Promise<boolean> {
   const subscription = await ctx.db.selectFrom("subscriptions").select(["stripe_subscription_id", "status"]).where("team_id", "=", teamId).executeTakeFirst();
   if (!subscription?.stripe_subscription_id || subscription.status === "canceled") return false;
   if (!billing) throw new DomainError("billing_not_configured", "Payments are not configured, so the subscription cannot be cancelled. Contact support.");
@@ -37,7 +38,7 @@ async function cancelTeamSubscription(ctx: Pick<AppContext, "db" | "logger">, bi
 export async function deleteAccount(
   ctx: Pick<AppContext, "db" | "blobs" | "logger">,
   billing: Billing | null,
-  { userId, currentPassword }: { userId: string; currentPassword: string },
+  { userId, currentPassword }: { userId: UserId; currentPassword: string },
 ): Promise<DeletedAccount> {
   const user = await ctx.db.selectFrom("users").select("password_hash").where("id", "=", userId).executeTakeFirstOrThrow();
   if (user.password_hash && !(await verifyPassword(user.password_hash, currentPassword))) {

@@ -1,21 +1,23 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { isUuid } from "~/services/platform/ids.server";
+import { parseIds } from "~/services/platform/ids.server";
+import type { CaseId, TeamId, UserId } from "~/lib/ids";
 
-/** The distinct ids, each a member of the team, or a 400 (checked before anything is written). */
-export async function teamMemberIds(db: Db, teamId: string, userIds: string[]): Promise<string[]> {
-  const wanted = [...new Set(userIds.filter(Boolean))];
-  if (wanted.length === 0) return wanted;
-  const members = wanted.every(isUuid) ? await db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).where("user_id", "in", wanted).execute() : [];
-  if (members.length !== wanted.length) throw new DomainError("invalid_request", "Choose members of this team");
-  return wanted;
+/** The people a form chose, each once and each a member of the team, or a 400 (checked before anything is written). */
+export async function teamMemberIds(db: Db, teamId: TeamId, chosen: readonly string[]): Promise<UserId[]> {
+  const wanted = new Set(chosen.filter(Boolean));
+  const ids = parseIds<UserId>([...wanted]);
+  if (wanted.size === 0) return ids;
+  const members = ids.length === wanted.size ? await db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).where("user_id", "in", ids).execute() : [];
+  if (members.length !== wanted.size) throw new DomainError("invalid_request", "Choose members of this team");
+  return ids;
 }
 
 /**
  * Restricts a case to some members of its team (or, with none, opens it to the whole team). Every
  * id must be a member of the team; anyone else is refused and nothing changes.
  */
-export async function setCaseMembers(db: Db, input: { caseId: string; teamId: string; userIds: string[] }): Promise<number> {
+export async function setCaseMembers(db: Db, input: { caseId: CaseId; teamId: TeamId; userIds: readonly string[] }): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const wanted = await teamMemberIds(trx, input.teamId, input.userIds);
     await trx.deleteFrom("case_members").where("case_id", "=", input.caseId).execute();
@@ -25,8 +27,8 @@ export async function setCaseMembers(db: Db, input: { caseId: string; teamId: st
 }
 
 /** The user ids a case is restricted to, by case; a case missing from the map is open to the team. */
-export async function caseMemberIds(db: Db, caseIds: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
+export async function caseMemberIds(db: Db, caseIds: CaseId[]): Promise<Map<CaseId, UserId[]>> {
+  const out = new Map<CaseId, UserId[]>();
   if (caseIds.length === 0) return out;
   const rows = await db.selectFrom("case_members").select(["case_id", "user_id"]).where("case_id", "in", caseIds).execute();
   for (const row of rows) out.set(row.case_id, [...(out.get(row.case_id) ?? []), row.user_id]);

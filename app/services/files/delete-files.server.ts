@@ -7,7 +7,7 @@ import type { AppContext } from "~/services/app-context.server";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
 import { onDemandVariantBytes } from "~/services/media/transforms.server";
 import { releaseQuota } from "~/services/billing/quota.server";
-import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, ServerId, TeamId } from "~/lib/ids";
 
 /**
  * Deletes a file of a server: the row (variants cascade) and the quota it and its on-demand variants held, in one
@@ -16,11 +16,10 @@ import { isUuid } from "~/services/platform/ids.server";
  */
 export async function deleteServerFile(
   ctx: Pick<AppContext, "db" | "blobs" | "logger">,
-  serverId: string,
-  fileId: string,
+  serverId: ServerId,
+  fileId: FileId,
   options: { evenInOpenCase?: boolean } = {},
 ): Promise<FileRecord | undefined> {
-  if (!isUuid(fileId)) return undefined;
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     // Evidence stays while its case is open (an admin's takedown and the storage repair excepted); the
     // lock keeps a concurrent "add to case" from racing the delete.
@@ -73,8 +72,8 @@ export interface DeletedServer {
 export async function deleteServerWithFiles(
   db: Db,
   blobs: BlobStore,
-  serverId: string,
-  options: { ownerId?: string; onBlobError?: (key: string, error: unknown) => void } = {},
+  serverId: ServerId,
+  options: { ownerId?: TeamId; onBlobError?: (key: string, error: unknown) => void } = {},
 ): Promise<DeletedServer | undefined> {
   const outcome = await db.transaction().execute(async (trx) => {
     let query = trx.selectFrom("servers").selectAll().where("id", "=", serverId);

@@ -3,11 +3,12 @@ import { bumpUsage } from "~/services/api-keys/key-usage.server";
 import type { Logger } from "~/services/platform/logger.server";
 import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
 import { DAY_MS } from "~/lib/durations";
+import type { ServerId } from "~/lib/ids";
 
 const FLUSH_INTERVAL_MS = 5_000;
 
 interface Pending {
-  serverId: string;
+  serverId: ServerId;
   day: string;
   downloads: number;
   bytes: number;
@@ -32,7 +33,7 @@ export class DownloadCounter extends PeriodicFlush {
   /** The UTC day counts are gathered for, and when it ends (a date string per request would cost more than counting). */
   private day = { text: "", endsAt: 0 };
 
-  record(serverId: string, bytes: number): void {
+  record(serverId: ServerId, bytes: number): void {
     const now = Date.now();
     if (now >= this.day.endsAt || now < this.day.endsAt - DAY_MS) {
       const text = new Date(now).toISOString().slice(0, 10);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { UserId } from "~/lib/ids";
 import { caseViewerOf, parseCaseNumber } from "~/services/files/evidence-cases.server";
 import { refusal } from "../../../tests/helpers/refusals.ts";
 
@@ -12,7 +13,7 @@ describe("evidence cases", () => {
   });
 
   it("let members who manage members see every case", () => {
-    expect(caseViewerOf("u1", ["view_media", "manage_members"])).toEqual({ userId: "u1", seesAll: true });
-    expect(caseViewerOf("u1", ["view_media"])).toEqual({ userId: "u1", seesAll: false });
+    expect(caseViewerOf("u1" as UserId, ["view_media", "manage_members"])).toEqual({ userId: "u1", seesAll: true });
+    expect(caseViewerOf("u1" as UserId, ["view_media"])).toEqual({ userId: "u1", seesAll: false });
   });
 });

@@ -7,13 +7,14 @@ import type { Database } from "../../../db/schema";
 import type { BlobStore } from "../../../storage/blob-store";
 import { cleaned } from "~/lib/sanitize";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { isUuid } from "~/services/platform/ids.server";
+import { parseId } from "~/services/platform/ids.server";
 import { streamZip, uniqueNames } from "~/services/files/file-archive.server";
 import { fileUrl } from "~/services/files/file-views.server";
+import type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "~/lib/ids";
 
 export interface EvidenceCase {
-  id: string;
-  serverId: string;
+  id: CaseId;
+  serverId: ServerId;
   number: string;
   title: string;
   notes: string;
@@ -23,7 +24,7 @@ export interface EvidenceCase {
 }
 
 /** Who put a file in a case: a person in the portal or a script's key. */
-export type CaseActor = { userId: string | null } | { keyId: string };
+export type CaseActor = { userId: UserId | null } | { keyId: ApiKeyId };
 
 const CASE_NUMBER = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 export const MAX_CASE_FILES = 500;
@@ -41,7 +42,7 @@ export function parseCaseNumber(value: unknown): string {
 }
 
 const columns = ["id", "server_id", "number", "title", "notes", "status", "created_at", "closed_at"] as const;
-type CaseRow = { id: string; server_id: string; number: string; title: string; notes: string; status: "open" | "closed"; created_at: Date; closed_at: Date | null };
+type CaseRow = { id: CaseId; server_id: ServerId; number: string; title: string; notes: string; status: "open" | "closed"; created_at: Date; closed_at: Date | null };
 const toCase = (row: CaseRow): EvidenceCase => ({
   id: row.id,
   serverId: row.server_id,
@@ -57,7 +58,7 @@ const toCase = (row: CaseRow): EvidenceCase => ({
  * Opens case `number` on a server, or answers the one already there (an MDT may send the same case
  * with every upload); a title or notes given for an existing case replace its own.
  */
-export async function openCase(db: Db, input: { serverId: string; teamId: string; body: unknown }): Promise<{ evidenceCase: EvidenceCase; created: boolean }> {
+export async function openCase(db: Db, input: { serverId: ServerId; teamId: TeamId; body: unknown }): Promise<{ evidenceCase: EvidenceCase; created: boolean }> {
   const parsed = caseInput.safeParse(input.body ?? {});
   if (!parsed.success) throw new DomainError("invalid_request", parsed.error.issues[0]?.message ?? "Invalid case");
   const { number, title, notes } = parsed.data;
@@ -83,7 +84,7 @@ export async function openCase(db: Db, input: { serverId: string; teamId: string
   return { evidenceCase: toCase(row), created: true };
 }
 
-export async function findCase(db: Db, serverId: string, number: string): Promise<EvidenceCase | undefined> {
+export async function findCase(db: Db, serverId: ServerId, number: string): Promise<EvidenceCase | undefined> {
   const row = await db.selectFrom("cases").select(columns).where("server_id", "=", serverId).where("number", "=", number).executeTakeFirst();
   return row ? toCase(row) : undefined;
 }
@@ -97,14 +98,13 @@ async function assertCaseTakes(db: Db, evidenceCase: EvidenceCase, count: number
 }
 
 /** For an upload naming case `number`: refuses, before anything is stored, a closed or full case (a new number is opened afterwards). */
-export async function assertCaseAccepts(db: Db, serverId: string, number: string, count: number): Promise<void> {
+export async function assertCaseAccepts(db: Db, serverId: ServerId, number: string, count: number): Promise<void> {
   const existing = await findCase(db, serverId, number);
   if (existing) await assertCaseTakes(db, existing, count);
 }
 
-export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds: string[], by: CaseActor): Promise<number> {
-  const ids = fileIds.filter((id) => isUuid(id));
-  const owned = ids.length ? await db.selectFrom("files").select("id").where("server_id", "=", evidenceCase.serverId).where("id", "in", ids).execute() : [];
+export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds: FileId[], by: CaseActor): Promise<number> {
+  const owned = fileIds.length ? await db.selectFrom("files").select("id").where("server_id", "=", evidenceCase.serverId).where("id", "in", fileIds).execute() : [];
   await assertCaseTakes(db, evidenceCase, owned.length);
   if (owned.length === 0) return 0;
   const result = await db
@@ -116,7 +116,7 @@ export async function addFilesToCase(db: Db, evidenceCase: EvidenceCase, fileIds
 }
 
 /** Closes or reopens a case; closing lets its files be deleted and the retention rules apply again. */
-export async function setCaseStatus(db: Db, serverId: string, number: string, status: "open" | "closed"): Promise<EvidenceCase | undefined> {
+export async function setCaseStatus(db: Db, serverId: ServerId, number: string, status: "open" | "closed"): Promise<EvidenceCase | undefined> {
   const row = await db
     .updateTable("cases")
     .set({ status, closed_at: status === "closed" ? new Date() : null })
@@ -206,13 +206,13 @@ export async function exportCase(deps: { db: Db; blobs: BlobStore }, evidenceCas
 
 /** Whether `signature` is Stash's signature of exactly these manifest bytes (of a case that still exists). */
 export async function verifyCaseManifest(db: Db, manifest: Buffer, signature: string): Promise<boolean> {
-  let caseId: unknown;
+  let caseId: CaseId | undefined;
   try {
-    caseId = (JSON.parse(manifest.toString("utf8")) as { case?: { id?: unknown } }).case?.id;
+    caseId = parseId<CaseId>((JSON.parse(manifest.toString("utf8")) as { case?: { id?: unknown } }).case?.id);
   } catch {
     return false;
   }
-  if (typeof caseId !== "string" || !isUuid(caseId) || !/^[0-9a-f]{64}$/.test(signature.trim())) return false;
+  if (!caseId || !/^[0-9a-f]{64}$/.test(signature.trim())) return false;
   const row = await db.selectFrom("cases").select("signing_key").where("id", "=", caseId).executeTakeFirst();
   if (!row) return false;
   return timingSafeEqual(Buffer.from(sign(manifest, row.signing_key), "hex"), Buffer.from(signature.trim(), "hex"));
@@ -251,12 +251,12 @@ export interface CaseSummary extends EvidenceCase {
  * those who see every case (the team's owners and admins, who manage members).
  */
 export interface CaseViewer {
-  userId: string;
+  userId: UserId;
   seesAll: boolean;
 }
 
 /** The viewer a member is: owners and admins (who manage members) see every case of the team. */
-export function caseViewerOf(userId: string, permissions: readonly string[]): CaseViewer {
+export function caseViewerOf(userId: UserId, permissions: readonly string[]): CaseViewer {
   return { userId, seesAll: permissions.includes("manage_members") };
 }
 
@@ -271,7 +271,7 @@ function visibleTo(viewer: CaseViewer) {
 }
 
 /** Every case of the team's servers the viewer may see, open ones first, newest first. */
-export async function listCasesForTeam(db: Db, teamId: string, viewer: CaseViewer): Promise<CaseSummary[]> {
+export async function listCasesForTeam(db: Db, teamId: TeamId, viewer: CaseViewer): Promise<CaseSummary[]> {
   const rows = await db
     .selectFrom("cases as c")
     .innerJoin("servers as s", "s.id", "c.server_id")
@@ -287,8 +287,8 @@ export async function listCasesForTeam(db: Db, teamId: string, viewer: CaseViewe
 }
 
 /** A case of one of the team's servers by id that the viewer may see; undefined for any other. */
-export async function findCaseForTeam(db: Db, teamId: string, caseId: string, viewer: CaseViewer): Promise<EvidenceCase | undefined> {
-  if (!isUuid(caseId)) return undefined;
+export async function findCaseForTeam(db: Db, teamId: TeamId, caseId: CaseId | undefined, viewer: CaseViewer): Promise<EvidenceCase | undefined> {
+  if (!caseId) return undefined;
   const row = await db
     .selectFrom("cases as c")
     .innerJoin("servers as s", "s.id", "c.server_id")
@@ -301,7 +301,7 @@ export async function findCaseForTeam(db: Db, teamId: string, caseId: string, vi
 }
 
 /** For the file view: the cases a file is in, and the open cases of its server it could join (those the viewer may see). */
-export async function caseChoicesForFile(db: Db, serverId: string, fileId: string, viewer: CaseViewer) {
+export async function caseChoicesForFile(db: Db, serverId: ServerId, fileId: FileId, viewer: CaseViewer) {
   const rows = await db
     .selectFrom("cases as c")
     .leftJoin("case_files as cf", (join) => join.onRef("cf.case_id", "=", "c.id").on("cf.file_id", "=", fileId))

@@ -5,6 +5,7 @@ import type { BlobStore } from "../../../storage/blob-store";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { MAX_BULK_FILES } from "~/services/files/file-details.server";
 import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, TeamId } from "~/lib/ids";
 
 /** Past this a zip would tie up the instance for minutes; the owner downloads in parts. */
 export const MAX_ARCHIVE_BYTES = 2 * 1024 ** 3;
@@ -35,7 +36,7 @@ export function uniqueNames(names: string[]): string[] {
  * and stored without recompression (media is compressed already). Files that are not the owner's
  * are skipped; none at all is a 404.
  */
-export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, teamId: string, fileIds: string[]): Promise<{ stream: Readable; count: number }> {
+export async function archiveOwnedFiles(deps: { db: Db; blobs: BlobStore }, teamId: TeamId, fileIds: FileId[]): Promise<{ stream: Readable; count: number }> {
   const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
   if (ids.length > MAX_BULK_FILES) throw new DomainError("invalid_request", `Select at most ${MAX_BULK_FILES} files at a time.`);
   const files = ids.length

@@ -3,14 +3,14 @@ import type { Db } from "../../../db/index";
 import type { UploadVia } from "../../../db/schema";
 import { categorySlug } from "~/lib/categories";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
-import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, ServerId, TeamId } from "~/lib/ids";
 
 export const MAX_BULK_FILES = 100;
 
 /** Everything the file detail view shows about one of the owner's files. */
 export interface FileDetails {
-  id: string;
-  serverId: string;
+  id: FileId;
+  serverId: ServerId;
   serverName: string;
   filename: string;
   originalFilename: string;
@@ -33,8 +33,8 @@ export interface FileDetails {
   keepForever: boolean;
 }
 
-export async function findFileDetails(db: Db, teamId: string, fileId: string): Promise<FileDetails | undefined> {
-  if (!isUuid(fileId)) return undefined;
+export async function findFileDetails(db: Db, teamId: TeamId, fileId: FileId | undefined): Promise<FileDetails | undefined> {
+  if (!fileId) return undefined;
   const row = await db
     .selectFrom("files")
     .innerJoin("servers", "servers.id", "files.server_id")
@@ -71,12 +71,12 @@ export async function findFileDetails(db: Db, teamId: string, fileId: string): P
   };
 }
 
-function ownedIds(fileIds: string[]): string[] {
-  return [...new Set(fileIds)].filter((id) => isUuid(id));
+function ownedIds(fileIds: readonly FileId[]): FileId[] {
+  return [...new Set(fileIds)];
 }
 
 /** Makes the owner's files public or private; their cached records here are dropped so /f/ follows at once. Returns the ids it changed. */
-export async function setFilesVisibility(db: Db, teamId: string, fileIds: string[], isPublic: boolean): Promise<string[]> {
+export async function setFilesVisibility(db: Db, teamId: TeamId, fileIds: readonly FileId[], isPublic: boolean): Promise<FileId[]> {
   const ids = ownedIds(fileIds);
   if (ids.length === 0) return [];
   const rows = await db
@@ -102,7 +102,7 @@ export interface CategoryMove {
  * Moves the owner's files to another category (slugged as uploads are). The category is part of a
  * file's URL, so old links stop working; a name already taken in the target category is skipped.
  */
-export async function moveFilesToCategory(db: Db, teamId: string, fileIds: string[], rawCategory: string): Promise<CategoryMove> {
+export async function moveFilesToCategory(db: Db, teamId: TeamId, fileIds: readonly FileId[], rawCategory: string): Promise<CategoryMove> {
   const category = categorySlug(rawCategory);
   const ids = ownedIds(fileIds);
   if (ids.length === 0) return { movedIds: [], conflicts: 0, category };

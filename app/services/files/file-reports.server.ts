@@ -9,8 +9,9 @@ import { deleteServerFile } from "~/services/files/delete-files.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { isUuid } from "~/services/platform/ids.server";
+import { parseServerId } from "~/services/platform/ids.server";
 import { escapeHtml, sendMail } from "~/services/platform/mail.server";
+import type { FileId, ServerId, UserId } from "~/lib/ids";
 
 const FILE_PATH = /\/f\/([A-Za-z0-9_-]{1,64})\/([a-z0-9_-]{1,40})\/([A-Za-z0-9._-]{1,200})$/;
 
@@ -23,7 +24,7 @@ export interface ReportInput {
 }
 
 /** Checks a report as typed: the address of a file here, a known reason, optional details and a contact address. */
-export function parseReport(input: ReportInput): { path: { serverId: string; category: string; filename: string }; reason: ReportReason; details: string; contact: string | null } {
+export function parseReport(input: ReportInput): { path: { serverId: ServerId; category: string; filename: string }; reason: ReportReason; details: string; contact: string | null } {
   const url = typeof input.url === "string" ? input.url.trim() : "";
   if (!url) throw new DomainError("invalid_request", "Paste the address of the file you are reporting", { field: "url" });
   let pathname: string;
@@ -33,13 +34,14 @@ export function parseReport(input: ReportInput): { path: { serverId: string; cat
     pathname = "";
   }
   const match = FILE_PATH.exec(pathname);
-  if (!match) throw new DomainError("invalid_request", "That is not the address of a file hosted here (it should contain /f/)", { field: "url" });
+  const serverId = parseServerId(match?.[1]);
+  if (!match || !serverId) throw new DomainError("invalid_request", "That is not the address of a file hosted here (it should contain /f/)", { field: "url" });
   if (!isReportReason(input.reason)) throw new DomainError("invalid_request", "Choose a reason", { field: "reason" });
   const details = sanitizeInput(typeof input.details === "string" ? input.details : "");
   if (details.length > REPORT_DETAILS_MAX) throw new DomainError("invalid_request", `Details can be at most ${REPORT_DETAILS_MAX} characters`, { field: "details" });
   const contact = sanitizeInput(typeof input.contact === "string" ? input.contact : "") || null;
   if (contact && !isValidEmail(contact)) throw new DomainError("invalid_request", "Please enter a valid email address, or leave it empty", { field: "contact" });
-  return { path: { serverId: match[1]!, category: match[2]!, filename: match[3]! }, reason: input.reason, details, contact };
+  return { path: { serverId, category: match[2]!, filename: match[3]! }, reason: input.reason, details, contact };
 }
 
 /** Files a report against a hosted file; an address that is not one answers 404 and stores nothing. */
@@ -70,7 +72,7 @@ export function countOpenReports(db: Db): Promise<number> {
 }
 
 export interface ReportedFile {
-  fileId: string;
+  fileId: FileId;
   originalFilename: string;
   mimeType: string;
   url: string;
@@ -132,7 +134,7 @@ export async function listReportedFiles(db: Db, cdnBaseUrl: string): Promise<Rep
 
 type ModerationContext = Pick<AppContext, "db" | "blobs" | "logger" | "config">;
 
-async function mailOwner(ctx: ModerationContext, fileId: string, subject: string, text: string): Promise<void> {
+async function mailOwner(ctx: ModerationContext, fileId: FileId, subject: string, text: string): Promise<void> {
   const owner = await ctx.db
     .selectFrom("files")
     .innerJoin("teams", "teams.id", "files.team_id")
@@ -148,8 +150,7 @@ async function mailOwner(ctx: ModerationContext, fileId: string, subject: string
 }
 
 /** Hides a reported file at once (served 451), closes its open reports as acted on, and tells the owner. */
-export async function hideReportedFile(ctx: ModerationContext, fileId: string, adminId: string): Promise<boolean> {
-  if (!isUuid(fileId)) return false;
+export async function hideReportedFile(ctx: ModerationContext, fileId: FileId, adminId: UserId): Promise<boolean> {
   const file = await ctx.db.updateTable("files").set({ hidden_at: new Date() }).where("id", "=", fileId).returning(["server_id", "category", "filename"]).executeTakeFirst();
   if (!file) return false;
   invalidateCachedFile(ctx.db, file);
@@ -159,8 +160,7 @@ export async function hideReportedFile(ctx: ModerationContext, fileId: string, a
 }
 
 /** Closes a live file's open reports without acting on it: nothing changes for the file or its owner. */
-export async function dismissReports(db: Db, fileId: string, adminId: string): Promise<boolean> {
-  if (!isUuid(fileId)) return false;
+export async function dismissReports(db: Db, fileId: FileId, adminId: UserId): Promise<boolean> {
   const closed = await db
     .updateTable("file_reports")
     .set({ status: "dismissed", resolved_at: new Date(), resolved_by: adminId })
@@ -172,8 +172,7 @@ export async function dismissReports(db: Db, fileId: string, adminId: string): P
 }
 
 /** Serves a hidden file again and dismisses the reports against it. */
-export async function restoreReportedFile(ctx: ModerationContext, fileId: string, adminId: string): Promise<boolean> {
-  if (!isUuid(fileId)) return false;
+export async function restoreReportedFile(ctx: ModerationContext, fileId: FileId, adminId: UserId): Promise<boolean> {
   const file = await ctx.db.updateTable("files").set({ hidden_at: null }).where("id", "=", fileId).returning(["server_id", "category", "filename", "hidden_at"]).executeTakeFirst();
   if (!file) return false;
   invalidateCachedFile(ctx.db, file);
@@ -188,8 +187,7 @@ export async function restoreReportedFile(ctx: ModerationContext, fileId: string
 }
 
 /** Deletes a reported file for good (row, blobs, quota) and tells the owner. */
-export async function deleteReportedFile(ctx: ModerationContext, fileId: string): Promise<boolean> {
-  if (!isUuid(fileId)) return false;
+export async function deleteReportedFile(ctx: ModerationContext, fileId: FileId): Promise<boolean> {
   const file = await ctx.db.selectFrom("files").select(["server_id"]).where("id", "=", fileId).executeTakeFirst();
   if (!file) return false;
   await mailOwner(ctx, fileId, `A file of yours was removed after a report`, `Your file "{file}" was reported, reviewed and removed by an administrator of ${ctx.config.APP_NAME}.`);

@@ -5,6 +5,7 @@ import { findFileById, type ServedFileRecord } from "~/services/files/lookup.ser
 import { DomainError } from "~/services/platform/domain-error.server";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { HOUR_MS } from "~/lib/durations";
+import type { FileId, TeamId } from "~/lib/ids";
 
 export const SHARE_EXPIRY_HOURS = [1, 24, 24 * 7, 24 * 30] as const;
 export const SHARE_MAX_VIEWS_LIMIT = 100_000;
@@ -41,7 +42,7 @@ export function parseShareOptions(form: { expiresInHours?: unknown; password?: u
 }
 
 /** A share link of one of the owner's files (public or private); returns its token. */
-export async function createShare(db: Db, teamId: string, fileId: string, options: ShareOptions, now = new Date()): Promise<string> {
+export async function createShare(db: Db, teamId: TeamId, fileId: FileId, options: ShareOptions, now = new Date()): Promise<string> {
   const file = await findFileById(db, fileId);
   if (!file || file.team_id !== teamId) throw new DomainError("not_found", "File not found");
   const token = randomString(22);
@@ -59,12 +60,12 @@ export async function createShare(db: Db, teamId: string, fileId: string, option
   return token;
 }
 
-export async function listShares(db: Db, teamId: string, fileId: string): Promise<ShareListing[]> {
+export async function listShares(db: Db, teamId: TeamId, fileId: FileId): Promise<ShareListing[]> {
   const rows = await db.selectFrom("file_shares").selectAll().where("file_id", "=", fileId).where("team_id", "=", teamId).orderBy("created_at", "desc").execute();
   return rows.map((r) => ({ token: r.token, expiresAt: r.expires_at, hasPassword: r.password_hash !== null, maxViews: r.max_views, views: r.views, createdAt: r.created_at }));
 }
 
-export async function revokeShare(db: Db, teamId: string, token: string): Promise<boolean> {
+export async function revokeShare(db: Db, teamId: TeamId, token: string): Promise<boolean> {
   const row = await db.deleteFrom("file_shares").where("token", "=", token).where("team_id", "=", teamId).returning("token").executeTakeFirst();
   return Boolean(row);
 }

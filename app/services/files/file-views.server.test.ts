@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { FileId } from "~/lib/ids";
 import type { FileRecord } from "../../../db/schema";
 import { fileUrl, toFileView, uploadResponseBody } from "~/services/files/file-views.server";
 
 const file = {
-  id: "f1",
+  id: "f1" as FileId,
   server_id: "srv1",
   category: "mugshots",
   filename: "x1.png",
@@ -38,7 +39,7 @@ describe("file views", () => {
   });
 
   it("answer an upload with the first file on top, every file in files, and what processing stripped", () => {
-    const second = { ...file, id: "f2", filename: "x2.png", metadata_stripped: ["gps"], metadata_warning: "could not strip" };
+    const second = { ...file, id: "f2" as FileId, filename: "x2.png", metadata_stripped: ["gps"], metadata_warning: "could not strip" };
     const body = uploadResponseBody("https://cdn.example", [file, second]);
     expect(body).toMatchObject({ id: "f1", metadata_stripped: [], data: { id: "f1", url: "https://cdn.example/f/srv1/mugshots/x1.png", filename: "x1.png" } });
     expect(body).not.toHaveProperty("metadata_warning");

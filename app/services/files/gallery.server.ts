@@ -4,6 +4,7 @@ import type { Database } from "../../../db/schema";
 import { ALL_CATEGORIES, categoryGroupKeys } from "~/lib/categories";
 import { isUuid } from "~/services/platform/ids.server";
 import { isCalendarDay } from "~/lib/calendar-day";
+import type { FileId, ServerId, TeamId } from "~/lib/ids";
 
 export const GALLERY_PAGE_SIZE = 24;
 export const GALLERY_MAX_PAGE_SIZE = 100;
@@ -18,7 +19,7 @@ export interface GalleryQuery {
    */
   category?: string;
   /** Only this server's files (one of the user's). */
-  serverId?: string | null;
+  serverId?: ServerId | null;
   /** A player, by name or identifier (license:…, discord:…), exact but case-insensitive. */
   player?: string | null;
   /** Uploaded on or after this UTC day (YYYY-MM-DD). */
@@ -40,8 +41,8 @@ export function parseGallerySort(value: string | null | undefined): GallerySort 
 }
 
 export interface GalleryFile {
-  id: string;
-  serverId: string;
+  id: FileId;
+  serverId: ServerId;
   serverName: string;
   filename: string;
   originalFilename: string;
@@ -137,7 +138,7 @@ const GALLERY_COLUMNS = [
  */
 export const GALLERY_SEARCH_SORT_CAP = 10_000;
 
-function galleryFilters(teamId: string, query: GalleryQuery) {
+function galleryFilters(teamId: TeamId, query: GalleryQuery) {
   const search = normaliseSearch(query.search);
   const categories = query.category && query.category !== ALL_CATEGORIES ? categoryGroupKeys(query.category) : null;
   const sort = query.sort ?? "newest";
@@ -189,7 +190,7 @@ const SORT_KEY_SQL: Record<GallerySort, ReturnType<typeof sql<string>>> = {
  * (created_at DESC, id) walks files_user_created_idx, so page 400 costs what page 1 does; an
  * offset would not. Exported so a test can EXPLAIN exactly what runs.
  */
-export function galleryPageQuery(db: Db, teamId: string, query: GalleryQuery = {}) {
+export function galleryPageQuery(db: Db, teamId: TeamId, query: GalleryQuery = {}) {
   const sort = query.sort ?? "newest";
   const base = db
     .selectFrom("files")
@@ -215,7 +216,7 @@ export function galleryPageQuery(db: Db, teamId: string, query: GalleryQuery = {
  * (unordered, at most the cap + 1), and only those are sorted; `match_count` tells the caller
  * whether the cap was passed. Exported so a test can EXPLAIN exactly what runs.
  */
-export function gallerySearchQuery(db: Db, teamId: string, query: GalleryQuery) {
+export function gallerySearchQuery(db: Db, teamId: TeamId, query: GalleryQuery) {
   return db
     .with(
       (cte) => cte("matches").materialized(),
@@ -235,7 +236,7 @@ export function gallerySearchQuery(db: Db, teamId: string, query: GalleryQuery) 
 
 type GalleryRow = Awaited<ReturnType<ReturnType<typeof galleryPageQuery>["execute"]>>[number];
 
-async function galleryRows(db: Db, teamId: string, query: GalleryQuery): Promise<GalleryRow[]> {
+async function galleryRows(db: Db, teamId: TeamId, query: GalleryQuery): Promise<GalleryRow[]> {
   // The capped search sorts by date only; other orders walk their own index with the filter.
   if (!normaliseSearch(query.search) || (query.sort ?? "newest") !== "newest") return galleryPageQuery(db, teamId, query).execute();
   const rows = await gallerySearchQuery(db, teamId, query).execute();
@@ -244,7 +245,7 @@ async function galleryRows(db: Db, teamId: string, query: GalleryQuery): Promise
 }
 
 /** One page of the user's files, newest first. */
-export async function listGalleryFiles(db: Db, teamId: string, query: GalleryQuery = {}): Promise<GalleryPage> {
+export async function listGalleryFiles(db: Db, teamId: TeamId, query: GalleryQuery = {}): Promise<GalleryPage> {
   const limit = pageSize(query.limit);
   const rows = await galleryRows(db, teamId, query);
 
@@ -272,7 +273,7 @@ export async function listGalleryFiles(db: Db, teamId: string, query: GalleryQue
 }
 
 /** Whether the user has any file at all: picks between the two empty states. */
-export async function userHasFiles(db: Db, teamId: string): Promise<boolean> {
+export async function userHasFiles(db: Db, teamId: TeamId): Promise<boolean> {
   const row = await db.selectFrom("files").select("id").where("team_id", "=", teamId).limit(1).executeTakeFirst();
   return Boolean(row);
 }

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/index";
 import type { FileRecord } from "../../../db/schema";
 import { FileBodyCache, type FileBodyLimits } from "~/services/files/body-cache.server";
-import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, ServerId } from "~/lib/ids";
 
 /** What serving needs of a file row; small enough to keep tens of thousands in memory. */
 export type ServedFileRecord = Pick<
@@ -79,7 +79,7 @@ export function enableFileBodyCache(db: Db, limits: FileBodyLimits): FileBodyCac
 }
 
 /** The key both caches use for /f/{server}/{category}/{filename}. */
-export const filePathKey = (serverId: string, category: string, filename: string) => `${serverId}/${category}/${filename}`;
+export const filePathKey = (serverId: ServerId, category: string, filename: string) => `${serverId}/${category}/${filename}`;
 
 function isLive(record: ServedFileRecord, now = Date.now()): boolean {
   return !record.expires_at || new Date(record.expires_at).getTime() > now;
@@ -88,7 +88,7 @@ function isLive(record: ServedFileRecord, now = Date.now()): boolean {
 /** The live file at /f/{server}/{category}/{filename}, from memory when seen in the last seconds. */
 export async function findFileByPath(
   db: Db,
-  serverId: string,
+  serverId: ServerId,
   category: string,
   filename: string,
 ): Promise<ServedFileRecord | undefined> {
@@ -118,8 +118,7 @@ export function peekFileByPath(db: Db, key: string): ServedFileRecord | undefine
   return cached && isLive(cached) ? cached : undefined;
 }
 
-export async function findFileById(db: Db, id: string): Promise<ServedFileRecord | undefined> {
-  if (!isUuid(id)) return undefined;
+export async function findFileById(db: Db, id: FileId): Promise<ServedFileRecord | undefined> {
   const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();
   return row && isLive(row) ? row : undefined;
 }

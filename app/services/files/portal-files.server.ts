@@ -7,11 +7,11 @@ import { findFileById, type ServedFileRecord } from "~/services/files/lookup.ser
 import { fileUrl } from "~/services/files/file-views.server";
 import { isRasterImage, MEDIA_REFUSALS, type ImageLimits } from "~/services/media/images.server";
 import { findVariant, getOrCreateVariant, THUMBNAIL_SPEC, variantName, WAVEFORM_VARIANT, type StoredVariant } from "~/services/media/transforms.server";
-import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, ServerId, TeamId } from "~/lib/ids";
 
 /** The user's own live file, public or private; another owner's file reads as missing. */
-export async function findOwnedFile(db: Db, teamId: string, fileId: string): Promise<ServedFileRecord | undefined> {
-  const file = await findFileById(db, fileId);
+export async function findOwnedFile(db: Db, teamId: TeamId, fileId: FileId | undefined): Promise<ServedFileRecord | undefined> {
+  const file = fileId && (await findFileById(db, fileId));
   return file && file.team_id === teamId ? file : undefined;
 }
 
@@ -37,7 +37,7 @@ export async function galleryThumbnail(
 }
 
 /** The link Copy URL gives: the CDN URL of a public file, the owner-only portal URL of a private one. */
-export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: { id: string; serverId: string; category: string; filename: string; isPublic: boolean }): string {
+export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: { id: FileId; serverId: ServerId; category: string; filename: string; isPublic: boolean }): string {
   return file.isPublic
     ? fileUrl(config.cdnBaseUrl, { server_id: file.serverId, category: file.category, filename: file.filename })
     : `${config.appUrl}/api/media/${file.id}`;
@@ -48,11 +48,11 @@ export function shareUrl(config: { cdnBaseUrl: string; appUrl: string }, file: {
  * the same service the script API uses. Ids that are not the user's are skipped, and so are files in
  * an open evidence case (if only those were asked for, their 409 is thrown); returns the ids deleted.
  */
-export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, teamId: string, fileIds: string[]): Promise<string[]> {
-  const ids = [...new Set(fileIds)].filter((id) => isUuid(id));
+export async function deleteOwnedFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, teamId: TeamId, fileIds: readonly FileId[]): Promise<FileId[]> {
+  const ids = [...new Set(fileIds)];
   if (ids.length === 0) return [];
   const owned = await ctx.db.selectFrom("files").select(["id", "server_id"]).where("team_id", "=", teamId).where("id", "in", ids).execute();
-  const deleted: string[] = [];
+  const deleted: FileId[] = [];
   let held: unknown;
   for (const file of owned) {
     try {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ServerId } from "~/lib/ids";
 import { fileUrlSignature } from "~/services/files/private-access.server";
 
 describe("signed file URLs", () => {
-  const path = { server_id: "srv1", category: "mugshots", filename: "x1.png" };
+  const path = { server_id: "srv1" as ServerId, category: "mugshots", filename: "x1.png" };
 
   it("sign the exact path and expiry with the server's secret, as 43 base64url characters", () => {
     const signature = fileUrlSignature("secret", path, 1_800_000_000);

@@ -4,6 +4,7 @@ import { addressInScope } from "~/services/api-keys/key-scopes.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { authenticateApiRequest, extractApiKey } from "~/services/api-keys/key-auth.server";
 import type { AppContext } from "~/services/app-context.server";
+import type { ServerId } from "~/lib/ids";
 
 export interface KeyedRequest {
   headers: Headers;
@@ -24,7 +25,7 @@ export const SIGNED_URL_DEFAULT_S = 3600;
  * private files would otherwise spend the budget of an address that also runs the game server. A
  * key that opens the file is a key-authenticated call, so it gets its audit row and api_calls count.
  */
-export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: string): Promise<boolean> {
+export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: ServerId): Promise<boolean> {
   if (!extractApiKey(request.headers, request.query)) return false;
   try {
     const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
@@ -37,7 +38,7 @@ export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, ser
   }
 }
 
-type FilePath = { server_id: string; category: string; filename: string };
+type FilePath = { server_id: ServerId; category: string; filename: string };
 
 const filePathOf = (file: FilePath) => `/f/${file.server_id}/${file.category}/${file.filename}`;
 
@@ -50,7 +51,7 @@ export function fileUrlSignature(secret: string, file: FilePath, expires: number
   return createHmac("sha256", secret).update(`${filePathOf(file)}\n${expires}`).digest("base64url");
 }
 
-async function urlSigningSecret(db: Db, serverId: string): Promise<string | undefined> {
+async function urlSigningSecret(db: Db, serverId: ServerId): Promise<string | undefined> {
   const row = await db.selectFrom("servers").select("webhook_secret").where("id", "=", serverId).executeTakeFirst();
   return row?.webhook_secret;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { ServerId } from "~/lib/ids";
 import { parseSearchParams, SEARCH_MAX_LIMIT } from "~/services/files/search.server";
 import { refusal } from "../../../tests/helpers/refusals.ts";
 
-const parse = (query: string) => parseSearchParams("srv1", new URLSearchParams(query));
+const parse = (query: string) => parseSearchParams("srv1" as ServerId, new URLSearchParams(query));
 
 describe("parseSearchParams: GET /api/search", () => {
   it("defaults to newest first, 50 from offset 0", () => {

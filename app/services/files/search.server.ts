@@ -3,13 +3,14 @@ import type { Db } from "../../../db/index";
 import type { Database, FileRecord } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { startsOnCalendarDay } from "~/lib/calendar-day";
+import type { ServerId } from "~/lib/ids";
 
 export const SEARCH_MAX_LIMIT = 100;
 const OFFSET_DEFAULT_LIMIT = 50;
 const PAGE_DEFAULT_LIMIT = 20;
 
 export interface SearchQuery {
-  serverId: string;
+  serverId: ServerId;
   category?: string;
   playerName?: string;
   playerIdentifier?: string;
@@ -52,7 +53,7 @@ function text(params: URLSearchParams, name: string): string | undefined {
 }
 
 /** Reads and validates the query string of GET /api/search; throws a 400 DomainError on bad input. */
-export function parseSearchParams(serverId: string, params: URLSearchParams): SearchQuery {
+export function parseSearchParams(serverId: ServerId, params: URLSearchParams): SearchQuery {
   const sortRaw = (params.get("sort") ?? params.get("order") ?? "desc").trim().toLowerCase();
   if (sortRaw !== "asc" && sortRaw !== "desc") throw invalid("sort", "sort must be asc or desc");
   let metadata: Record<string, unknown> | undefined;

@@ -4,6 +4,7 @@ import { categoryLabel } from "~/lib/categories";
 import { isStorageLow, percentUsed } from "~/lib/format";
 import type { Tier } from "~/lib/plans";
 import { getAccountQuota } from "~/services/billing/quota.server";
+import type { TeamId } from "~/lib/ids";
 
 export interface StorageSummary {
   tier: Tier;
@@ -17,7 +18,7 @@ export interface StorageSummary {
 }
 
 /** The storage manager's overview: the same quota and usage figures uploads are checked against. */
-export async function getStorageSummary(db: Db, teamId: string, now: Date = new Date()): Promise<StorageSummary> {
+export async function getStorageSummary(db: Db, teamId: TeamId, now: Date = new Date()): Promise<StorageSummary> {
   const [quota, count] = await Promise.all([
     getAccountQuota(db, teamId, now),
     db
@@ -46,7 +47,7 @@ export interface UsageSlice {
 }
 
 /** What takes the space: the user's files summed by server and by category, largest first. */
-export async function getUsageBreakdown(db: Db, teamId: string): Promise<{ byServer: UsageSlice[]; byCategory: UsageSlice[] }> {
+export async function getUsageBreakdown(db: Db, teamId: TeamId): Promise<{ byServer: UsageSlice[]; byCategory: UsageSlice[] }> {
   const [servers, categories] = await Promise.all([
     db
       .selectFrom("files")

@@ -8,6 +8,7 @@ import { sendMail, type MailContext } from "~/services/platform/mail.server";
 import { postToDiscord } from "~/services/logs/discord-delivery.server";
 import { assertTeamDataset, teamDatasetIds } from "~/services/logs/log-datasets.server";
 import { levelsFrom, parseDiscordWebhookUrl, type LogRule } from "~/services/logs/log-rules.server";
+import type { TeamId } from "~/lib/ids";
 
 export const ALERT_KINDS: Record<LogAlertKind, string> = {
   match: "Any matching entry",
@@ -18,7 +19,7 @@ export const ALERT_KINDS: Record<LogAlertKind, string> = {
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface AlertInput {
-  teamId: string;
+  teamId: TeamId;
   datasetId: string;
   name: unknown;
   kind: unknown;
@@ -94,7 +95,7 @@ export async function createLogAlert(db: Db, discordApiBase: string, input: Aler
     .execute();
 }
 
-export async function deleteLogAlert(db: Db, teamId: string, id: string): Promise<boolean> {
+export async function deleteLogAlert(db: Db, teamId: TeamId, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db
     .deleteFrom("log_alerts")
@@ -104,7 +105,7 @@ export async function deleteLogAlert(db: Db, teamId: string, id: string): Promis
   return Number(result.numDeletedRows) > 0;
 }
 
-export function listLogAlerts(db: Db, teamId: string) {
+export function listLogAlerts(db: Db, teamId: TeamId) {
   return db
     .selectFrom("log_alerts as a")
     .innerJoin("log_datasets as d", "d.id", "a.dataset_id")

@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import { PLANS, type Tier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 export const DEFAULT_DATASET = "default";
 export const DISCORD_DATASET = "discord";
@@ -22,7 +23,7 @@ export interface LogDataset {
 }
 
 /** The server's dataset of that name, made on first use with the plan's retention. */
-export async function findOrCreateDataset(db: Db, serverId: string, name: string, tier: Tier): Promise<LogDataset> {
+export async function findOrCreateDataset(db: Db, serverId: ServerId, name: string, tier: Tier): Promise<LogDataset> {
   const existing = await db.selectFrom("log_datasets").select(["id", "name", "retention_days"]).where("server_id", "=", serverId).where("name", "=", name).executeTakeFirst();
   const row =
     existing ??
@@ -40,7 +41,7 @@ const DATASET_CACHE_MS = 60_000;
 const datasetCache = new WeakMap<Db, Map<string, { id: string; at: number }>>();
 
 /** findOrCreateDataset's id, remembered for a minute: the ingest path's hottest lookup. */
-export async function datasetIdFor(db: Db, serverId: string, name: string, tier: Tier): Promise<string> {
+export async function datasetIdFor(db: Db, serverId: ServerId, name: string, tier: Tier): Promise<string> {
   let cache = datasetCache.get(db);
   if (!cache) datasetCache.set(db, (cache = new Map()));
   const key = `${serverId}|${name}`;
@@ -53,12 +54,12 @@ export async function datasetIdFor(db: Db, serverId: string, name: string, tier:
 }
 
 export interface DatasetSummary extends LogDataset {
-  serverId: string;
+  serverId: ServerId;
   serverName: string;
 }
 
 /** Every dataset of a team's servers, for the search filters. */
-export function listDatasetsForTeam(db: Db, teamId: string): Promise<DatasetSummary[]> {
+export function listDatasetsForTeam(db: Db, teamId: TeamId): Promise<DatasetSummary[]> {
   return db
     .selectFrom("log_datasets as d")
     .innerJoin("servers as s", "s.id", "d.server_id")
@@ -70,18 +71,18 @@ export function listDatasetsForTeam(db: Db, teamId: string): Promise<DatasetSumm
 }
 
 /** The ids of a team's datasets, as a subquery for filters that must stay within the team. */
-export function teamDatasetIds(db: Db, teamId: string) {
+export function teamDatasetIds(db: Db, teamId: TeamId) {
   return db.selectFrom("log_datasets as d").innerJoin("servers as s", "s.id", "d.server_id").select("d.id").where("s.team_id", "=", teamId);
 }
 
 /** A 404 unless `datasetId` names one of the team's datasets (any other text included). */
-export async function assertTeamDataset(db: Db, teamId: string, datasetId: string): Promise<void> {
+export async function assertTeamDataset(db: Db, teamId: TeamId, datasetId: string): Promise<void> {
   const found = isUuid(datasetId) ? await teamDatasetIds(db, teamId).where("d.id", "=", datasetId).executeTakeFirst() : undefined;
   if (!found) throw new DomainError("not_found", "Dataset not found");
 }
 
 /** Sets a dataset's retention, never past what the team's plan allows. */
-export async function setDatasetRetention(db: Db, input: { datasetId: string; teamId: string; days: number; tier: Tier }): Promise<void> {
+export async function setDatasetRetention(db: Db, input: { datasetId: string; teamId: TeamId; days: number; tier: Tier }): Promise<void> {
   const cap = PLANS[input.tier].logRetentionDays;
   if (!Number.isInteger(input.days) || input.days < 1 || input.days > cap) {
     throw new DomainError("invalid_request", `Retention must be a whole number of days from 1 to ${cap} on the ${PLANS[input.tier].name} plan`);

@@ -5,6 +5,7 @@ import { postToDiscord } from "~/services/logs/discord-delivery.server";
 import { assertTeamDataset, teamDatasetIds } from "~/services/logs/log-datasets.server";
 import type { LogInput } from "~/services/logs/log-parsing.server";
 import { entryMatches, type LogRule } from "~/services/logs/log-rules.server";
+import type { TeamId } from "~/lib/ids";
 
 /** Discord takes at most 10 embeds per message. */
 const EMBEDS_PER_MESSAGE = 10;
@@ -27,7 +28,7 @@ export interface ForwardView {
   lastError: string | null;
 }
 
-export async function createLogForward(db: Db, input: { teamId: string; datasetId: string; webhookUrl: string; rule: LogRule }): Promise<void> {
+export async function createLogForward(db: Db, input: { teamId: TeamId; datasetId: string; webhookUrl: string; rule: LogRule }): Promise<void> {
   await assertTeamDataset(db, input.teamId, input.datasetId);
   await db
     .insertInto("log_forwards")
@@ -36,7 +37,7 @@ export async function createLogForward(db: Db, input: { teamId: string; datasetI
   dropForwardsCache(db);
 }
 
-export async function deleteLogForward(db: Db, teamId: string, id: string): Promise<boolean> {
+export async function deleteLogForward(db: Db, teamId: TeamId, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db
     .deleteFrom("log_forwards")
@@ -47,7 +48,7 @@ export async function deleteLogForward(db: Db, teamId: string, id: string): Prom
   return Number(result.numDeletedRows) > 0;
 }
 
-export function listLogForwards(db: Db, teamId: string): Promise<ForwardView[]> {
+export function listLogForwards(db: Db, teamId: TeamId): Promise<ForwardView[]> {
   return db
     .selectFrom("log_forwards as f")
     .innerJoin("log_datasets as d", "d.id", "f.dataset_id")

@@ -6,15 +6,16 @@ import { ensureLogPartitions } from "~/services/logs/log-partitions.server";
 import { forwardsOfDatasets, queueForwards } from "~/services/logs/log-forwards.server";
 import type { LogInput } from "~/services/logs/log-parsing.server";
 import type { LogVolume } from "~/services/logs/log-volume.server";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 export interface LogTarget {
-  serverId: string;
-  teamId: string;
+  serverId: ServerId;
+  teamId: TeamId;
   tier: Tier;
 }
 
 /** Where a server's logs go and under which plan (for senders that hold no key, like a webhook URL). */
-export async function logTargetOfServer(db: Db, serverId: string): Promise<LogTarget> {
+export async function logTargetOfServer(db: Db, serverId: ServerId): Promise<LogTarget> {
   const row = await db
     .selectFrom("servers as s")
     .leftJoin("subscriptions as sub", "sub.team_id", "s.team_id")

@@ -2,6 +2,7 @@ import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
 import { logFiltersOf } from "~/services/logs/log-search.server";
+import type { TeamId, UserId } from "~/lib/ids";
 
 const FILTER_PARAMS = ["dataset", "level", "resource", "q", "from", "to", "meta"] as const;
 
@@ -15,7 +16,7 @@ export function savedQueryOf(search: string): string {
   return kept.toString();
 }
 
-export async function saveLogQuery(db: Db, input: { teamId: string; userId: string; name: unknown; search: string }): Promise<void> {
+export async function saveLogQuery(db: Db, input: { teamId: TeamId; userId: UserId; name: unknown; search: string }): Promise<void> {
   const name = typeof input.name === "string" ? input.name.trim() : "";
   if (!name || name.length > 60) throw new DomainError("invalid_request", "Name the search (at most 60 characters)");
   const query = savedQueryOf(input.search);
@@ -26,11 +27,11 @@ export async function saveLogQuery(db: Db, input: { teamId: string; userId: stri
     .execute();
 }
 
-export function listSavedLogQueries(db: Db, teamId: string): Promise<Array<{ id: string; name: string; query: string }>> {
+export function listSavedLogQueries(db: Db, teamId: TeamId): Promise<Array<{ id: string; name: string; query: string }>> {
   return db.selectFrom("log_saved_queries").select(["id", "name", "query"]).where("team_id", "=", teamId).orderBy("name").execute();
 }
 
-export async function deleteSavedLogQuery(db: Db, teamId: string, id: string): Promise<boolean> {
+export async function deleteSavedLogQuery(db: Db, teamId: TeamId, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db.deleteFrom("log_saved_queries").where("team_id", "=", teamId).where("id", "=", id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;

@@ -5,6 +5,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { levelsFrom } from "~/services/logs/log-rules.server";
 import { DAY_MS } from "~/lib/durations";
 import { startsOnCalendarDay } from "~/lib/calendar-day";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 export const LOG_PAGE_SIZE = 100;
 const MAX_LOG_PAGE = 1000;
@@ -86,7 +87,7 @@ export interface LogEntryView {
 }
 
 /** The entries of a team's (or one server's) datasets that pass the filters, with what a line shows. */
-function filteredEntries(db: Db, scope: { teamId: string; serverId?: string }, filters: LogFilters) {
+function filteredEntries(db: Db, scope: { teamId: TeamId; serverId?: ServerId }, filters: LogFilters) {
   let query = db
     .selectFrom("log_entries as e")
     .innerJoin("log_datasets as d", "d.id", "e.dataset_id")
@@ -116,7 +117,7 @@ function toView(row: EntryRow): LogEntryView {
  */
 export async function searchLogs(
   db: Db,
-  scope: { teamId: string; serverId?: string },
+  scope: { teamId: TeamId; serverId?: ServerId },
   filters: LogFilters,
   options: { before?: LogCursor; limit?: number } = {},
 ): Promise<{ entries: LogEntryView[]; next: string | null }> {
@@ -139,7 +140,7 @@ const TAIL_WINDOW_MS = DAY_MS;
  * For the live tail: entries received after `afterId` (ids grow as entries arrive) that pass the
  * filters, oldest first; `afterId` undefined answers the newest id to start from.
  */
-export async function tailLogs(db: Db, scope: { teamId: string }, filters: LogFilters, afterId: string | undefined, now: Date = new Date()): Promise<{ entries: LogEntryView[]; lastId: string }> {
+export async function tailLogs(db: Db, scope: { teamId: TeamId }, filters: LogFilters, afterId: string | undefined, now: Date = new Date()): Promise<{ entries: LogEntryView[]; lastId: string }> {
   const since = new Date(now.getTime() - TAIL_WINDOW_MS);
   if (afterId === undefined) {
     const row = await db.selectFrom("log_entries").select((eb) => eb.fn.max("id").as("id")).where("ts", ">=", since).executeTakeFirst();

@@ -8,21 +8,22 @@ import type { Logger } from "~/services/platform/logger.server";
 import { PeriodicFlush } from "~/services/platform/periodic-flush.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import type { LogTarget } from "~/services/logs/log-ingest.server";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 /** How long a team's monthly count read from the database answers volume checks on this instance. */
 const MONTH_COUNT_TTL_MS = 1_000;
 const FLUSH_INTERVAL_MS = 1_000;
 
 interface PendingCount {
-  serverId: string;
-  teamId: string;
+  serverId: ServerId;
+  teamId: TeamId;
   /** A moment of the UTC day the entries count toward. */
   at: Date;
   count: number;
 }
 
 /** Entries the team sent this calendar month (UTC), from the daily counters. */
-export async function logEntriesThisMonth(db: Db, teamId: string, now: Date = new Date()): Promise<number> {
+export async function logEntriesThisMonth(db: Db, teamId: TeamId, now: Date = new Date()): Promise<number> {
   const monthStart = `${now.toISOString().slice(0, 7)}-01`;
   const row = await db
     .selectFrom("usage_daily as u")
@@ -65,7 +66,7 @@ export class LogVolume extends PeriodicFlush {
     super(intervalMs);
   }
 
-  private async storedThisMonth(teamId: string, now: Date): Promise<number> {
+  private async storedThisMonth(teamId: TeamId, now: Date): Promise<number> {
     const month = now.toISOString().slice(0, 7);
     const cached = this.months.get(teamId);
     if (cached && cached.month === month && cached.generation === this.generation && now.getTime() - cached.at < MONTH_COUNT_TTL_MS) return cached.n;
@@ -88,7 +89,7 @@ export class LogVolume extends PeriodicFlush {
   }
 
   /** Gives back entries reserved here: refused after the reservation, or now in the daily counters. */
-  release(teamId: string, count: number): void {
+  release(teamId: TeamId, count: number): void {
     const left = (this.unwritten.get(teamId) ?? 0) - count;
     if (left > 0) this.unwritten.set(teamId, left);
     else this.unwritten.delete(teamId);

@@ -4,16 +4,17 @@ import type { ConnectionCheck, ConnectionCheckResult } from "~/lib/connection-ch
 import { PLANS } from "~/lib/plans";
 import { createApiKey, deleteApiKey } from "~/services/api-keys/keys.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export const NO_SERVERS_FOR_KEY_TEST = "No servers found - cannot test API key creation";
 
 interface CheckUser {
-  id: string;
+  id: UserId;
   email: string | null;
   displayName: string | null;
   role: string;
   /** The team the portal acts in, and whether this member may make keys there. */
-  teamId: string;
+  teamId: TeamId;
   canManageKeys: boolean;
 }
 

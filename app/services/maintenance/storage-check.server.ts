@@ -1,13 +1,14 @@
 import type { AppContext } from "~/services/app-context.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
+import type { FileId, ServerId } from "~/lib/ids";
 
 const BATCH = 500;
 /** Blob HEADs in flight at once: enough to keep S3 busy, few enough for a small disk. */
 const PARALLEL = 16;
 
 export interface FileWithoutBlob {
-  id: string;
-  server_id: string;
+  id: FileId;
+  server_id: ServerId;
   path: string;
   size_bytes: number;
 }
@@ -27,7 +28,7 @@ export interface StorageCheck {
 export async function checkStoredFiles(ctx: Pick<AppContext, "db" | "blobs" | "logger">, options: { repair?: boolean } = {}): Promise<StorageCheck> {
   const missing: FileWithoutBlob[] = [];
   let checked = 0;
-  let after: string | null = null;
+  let after: FileId | null = null;
   for (;;) {
     const rows = await ctx.db
       .selectFrom("files")

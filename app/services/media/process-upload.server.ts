@@ -15,6 +15,7 @@ import { POSTER_VARIANT, THUMBNAIL_SPEC, variantName, variantStorageKey, WAVEFOR
 import { mediaTools } from "~/services/media/tools.server";
 import { computeThumbHash } from "~/services/media/thumbhash.server";
 import { canRewrite, extractPosterFrame, makeWaveform, probeMedia, remuxMedia, remuxMuxerFor, type MediaTools, type ProbeResult } from "~/services/media/video.server";
+import type { FileId } from "~/lib/ids";
 
 export type MediaConfig = Pick<Config, "MAX_IMAGE_PIXELS" | "MAX_IMAGE_FRAMES" | "FFMPEG_PATH" | "FFPROBE_PATH">;
 
@@ -294,7 +295,7 @@ async function rewriteStreams(
 }
 
 /** Inserts the derivative rows of a just-written file (in the upload's transaction, if any). */
-export async function recordVariants(db: Db, fileId: string, variants: PendingVariant[]): Promise<void> {
+export async function recordVariants(db: Db, fileId: FileId, variants: PendingVariant[]): Promise<void> {
   if (variants.length === 0) return;
   await db
     .insertInto("file_variants")

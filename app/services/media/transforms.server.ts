@@ -7,6 +7,7 @@ import type { FileVariantsTable } from "../../../db/schema";
 import type { BlobStore } from "../../../storage/blob-store";
 import { encodeImage, type Fit, type ImageLimits, type ImageSource, type OutputFormat } from "~/services/media/images.server";
 import { readSource } from "~/services/media/source.server";
+import type { FileId, ServerId } from "~/lib/ids";
 
 export interface TransformSpec {
   width?: number;
@@ -136,7 +137,7 @@ export type StoredVariant = Pick<Selectable<FileVariantsTable>, "variant" | "sto
 export type ServedVariant = StoredVariant & { data?: Buffer };
 
 export interface VariantSourceFile {
-  id: string;
+  id: FileId;
   storage_key: string;
   mime_type: string;
 }
@@ -156,7 +157,7 @@ function variantCache(db: Db) {
   return cache;
 }
 
-export async function findVariant(db: Db, fileId: string, variant: string): Promise<StoredVariant | undefined> {
+export async function findVariant(db: Db, fileId: FileId, variant: string): Promise<StoredVariant | undefined> {
   const cache = variantCache(db);
   const key = `${fileId}/${variant}`;
   const cached = cache.get(key);
@@ -348,14 +349,14 @@ async function storeOnDemandVariant(
 }
 
 /** Bytes of a file's (or a server's files') on-demand variants: what deleting them releases from usage. */
-export async function onDemandVariantBytes(db: Db, scope: { fileId: string } | { serverId: string }): Promise<number> {
+export async function onDemandVariantBytes(db: Db, scope: { fileId: FileId } | { serverId: ServerId }): Promise<number> {
   const row = await db
     .selectFrom("file_variants")
     .innerJoin("files", "files.id", "file_variants.file_id")
     .select(sql<string>`coalesce(sum(file_variants.size_bytes), 0)`.as("bytes"))
     .where("file_variants.on_demand", "=", true)
-    .$if("fileId" in scope, (q) => q.where("files.id", "=", (scope as { fileId: string }).fileId))
-    .$if("serverId" in scope, (q) => q.where("files.server_id", "=", (scope as { serverId: string }).serverId))
+    .$if("fileId" in scope, (q) => q.where("files.id", "=", (scope as { fileId: FileId }).fileId))
+    .$if("serverId" in scope, (q) => q.where("files.server_id", "=", (scope as { serverId: ServerId }).serverId))
     .executeTakeFirst();
   return Number(row?.bytes ?? 0);
 }

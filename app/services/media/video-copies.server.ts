@@ -10,6 +10,7 @@ import { withLocalFile, withTempDir } from "~/services/media/source.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { findVariant, MP4_COPY_VARIANT, PREVIEW_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
 import { encodeMp4Copy, makeAnimatedPreview, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
+import type { FileId } from "~/lib/ids";
 
 export interface VideoCopyDeps {
   db: Db;
@@ -22,7 +23,7 @@ export interface VideoCopyDeps {
  * Queues a video for its MP4 copy (a free plan's first `?format=mp4` request); nothing happens for a
  * file that has one, is queued, failed before, or does not need one.
  */
-export async function requestVideoCopy(db: Db, file: { id: string; mime_type: string; duration_ms: number | null }): Promise<void> {
+export async function requestVideoCopy(db: Db, file: { id: FileId; mime_type: string; duration_ms: number | null }): Promise<void> {
   if (!wantsMp4Copy(file.mime_type, file.duration_ms)) return;
   await db
     .updateTable("files")
@@ -36,7 +37,7 @@ export async function requestVideoCopy(db: Db, file: { id: string; mime_type: st
 
 type Outcome = "made" | "failed" | "idle";
 
-const markFailed = (db: Db, id: string) => db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date() }).where("id", "=", id).execute();
+const markFailed = (db: Db, id: FileId) => db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date() }).where("id", "=", id).execute();
 
 /**
  * Makes the oldest queued copy: encodes to a temp file, stores it as the `copy.mp4` variant and adds
@@ -117,7 +118,7 @@ export async function makeVideoCopies(deps: VideoCopyDeps, signal?: AbortSignal)
  * video upload). Part of the file like its poster: not counted in usage. A file deleted meanwhile
  * keeps nothing; an instance that stops first leaves the video without one (hover shows the poster).
  */
-export async function makeVideoPreview(deps: VideoCopyDeps, file: { id: string; storage_key: string; mime_type: string; width: number | null; height: number | null }): Promise<boolean> {
+export async function makeVideoPreview(deps: VideoCopyDeps, file: { id: FileId; storage_key: string; mime_type: string; width: number | null; height: number | null }): Promise<boolean> {
   const tools = await mediaTools(deps.config);
   const preview = await withLocalFile(deps.blobs, file.storage_key, (input) => makeAnimatedPreview(tools, input, file.mime_type));
   if (!preview) return false;

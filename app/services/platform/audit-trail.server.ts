@@ -5,17 +5,19 @@ import { PLANS, isTier } from "~/lib/plans";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { DAY_MS } from "~/lib/durations";
 import { isCalendarDay } from "~/lib/calendar-day";
+import type { ServerId, TeamId, UserId } from "~/lib/ids";
+import { parseServerId } from "~/services/platform/ids.server";
 
 /** One thing a person did in the portal; key calls are recorded by the API call log. */
 export interface AuditEntryInput {
   /** The account the entry belongs to (whose /audit shows it). */
-  teamId: string;
+  teamId: TeamId;
   /** The signed-in person who acted; null when Stash itself did (a Stripe event, a job). */
-  actorUserId: string | null;
+  actorUserId: UserId | null;
   action: string;
   /** What was acted on, as the owner will read it: "3 files", a key's or a server's name. */
   target: string;
-  serverId?: string | null;
+  serverId?: ServerId | null;
   ip?: string | null;
   detail?: Record<string, unknown>;
 }
@@ -38,7 +40,7 @@ export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void>
 export interface AuditFilters {
   action?: string;
   actor?: AuditActorKind;
-  serverId?: string;
+  serverId?: ServerId;
   /** Inclusive UTC days, YYYY-MM-DD. */
   from?: string;
   to?: string;
@@ -50,7 +52,7 @@ export function auditFiltersOf(query: URLSearchParams): AuditFilters {
   return {
     action: query.get("action") || undefined,
     actor: (AUDIT_ACTOR_KINDS as readonly string[]).includes(actor ?? "") ? (actor as AuditActorKind) : undefined,
-    serverId: query.get("server") || undefined,
+    serverId: parseServerId(query.get("server")),
     from: query.get("from") || undefined,
     to: query.get("to") || undefined,
   };
@@ -100,7 +102,7 @@ export function decodeAuditCursor(value: string | null): AuditCursor | undefined
  * The account's audit trail, newest first, `limit` entries after `before` (keyset paging on time
  * and id): portal actions with the person who did them, key calls with the key's name.
  */
-export async function listAuditEntries(db: Db, teamId: string, filters: AuditFilters, options: { before?: AuditCursor; limit?: number } = {}): Promise<AuditEntry[]> {
+export async function listAuditEntries(db: Db, teamId: TeamId, filters: AuditFilters, options: { before?: AuditCursor; limit?: number } = {}): Promise<AuditEntry[]> {
   let query = db
     .selectFrom("audit_logs as a")
     .leftJoin("api_keys as k", "k.id", "a.api_key_id")

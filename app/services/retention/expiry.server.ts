@@ -5,6 +5,7 @@ import { PLANS } from "~/lib/plans";
 import { isLiveStatus } from "~/services/billing/subscriptions.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { isUuid } from "~/services/platform/ids.server";
+import type { FileId, TeamId } from "~/lib/ids";
 
 const LIVE_STATUSES_SQL = sql.join(["active", "trialing", "past_due"].filter(isLiveStatus).map((status) => sql.lit(status)));
 
@@ -13,7 +14,7 @@ const LIVE_STATUSES_SQL = sql.join(["active", "trialing", "past_due"].filter(isL
  * files, as a SQL expression: the upload statement reads it in the same statement that inserts the
  * rows (uploads/upload-commit.server.ts), and planRetentionDays selects it.
  */
-export function planRetentionDaysSql(teamId: string) {
+export function planRetentionDaysSql(teamId: TeamId) {
   const byTier = sql.join(
     Object.values(PLANS).map((plan) => sql`WHEN ${sql.lit(plan.tier)} THEN ${plan.retentionDays === null ? sql`NULL::int` : sql`${sql.lit(plan.retentionDays)}::int`}`),
     sql` `,
@@ -24,7 +25,7 @@ export function planRetentionDaysSql(teamId: string) {
 }
 
 /** The plan's own retention in days for the user's live plan (30 on free), or null when it keeps files. */
-export async function planRetentionDays(db: Db, teamId: string): Promise<number | null> {
+export async function planRetentionDays(db: Db, teamId: TeamId): Promise<number | null> {
   const { rows } = await sql<{ days: number | null }>`SELECT ${planRetentionDaysSql(teamId)} AS days`.execute(db);
   return rows[0]?.days ?? null;
 }
@@ -45,7 +46,7 @@ export function fileExpirySql(planDays: Expression<number | null>, ruleDays: Exp
  * Keep a file forever, or let the server's retention rules apply again. Only where the plan keeps
  * files (paid plans): a free plan's 30 days are its limit, so it is refused there.
  */
-export async function setKeepForever(db: Db, teamId: string, fileId: string, keep: boolean): Promise<boolean> {
+export async function setKeepForever(db: Db, teamId: TeamId, fileId: FileId, keep: boolean): Promise<boolean> {
   if (!isUuid(fileId)) return false;
   if (keep && (await planRetentionDays(db, teamId)) !== null) {
     throw new DomainError("plan_unavailable", "Keeping files forever needs a paid plan: on the free plan files are kept 30 days.");
@@ -76,7 +77,7 @@ export function isDueSql(now: Date): Expression<SqlBool> {
 }
 
 /** Effective expiry of each given file id (files without one are absent), for the gallery. */
-export async function fileExpiries(db: Db, fileIds: string[]): Promise<Map<string, Date>> {
+export async function fileExpiries(db: Db, fileIds: FileId[]): Promise<Map<string, Date>> {
   if (fileIds.length === 0) return new Map();
   const rows = await db
     .selectFrom("files as f")
@@ -88,7 +89,7 @@ export async function fileExpiries(db: Db, fileIds: string[]): Promise<Map<strin
 }
 
 /** The gallery's flag: an "Expires in N days" label for each given file that expires within 3 days. */
-export async function expiryFlags(db: Db, fileIds: string[], now: Date = new Date()): Promise<Map<string, string>> {
+export async function expiryFlags(db: Db, fileIds: FileId[], now: Date = new Date()): Promise<Map<string, string>> {
   const flags = new Map<string, string>();
   for (const [id, at] of await fileExpiries(db, fileIds)) {
     if (isExpiringSoon(at, now)) flags.set(id, expiryLabel(at, now));

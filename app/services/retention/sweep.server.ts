@@ -6,6 +6,7 @@ import { releaseQuota } from "~/services/billing/quota.server";
 import { isDueSql } from "~/services/retention/expiry.server";
 import { JOB_LOCKS, runExclusively } from "~/services/platform/job-lock.server";
 import { onDemandVariantBytes } from "~/services/media/transforms.server";
+import type { FileId } from "~/lib/ids";
 
 const BATCH = 200;
 
@@ -54,7 +55,7 @@ export async function drainBlobDeletions(db: Db, blobs: BlobStore, signal?: Abor
  * go together, and its blob keys are queued for deletion after the commit. Returns false when
  * the file is gone or no longer due (an upgrade cleared its expiry meanwhile).
  */
-async function deleteExpiredFile(db: Db, fileId: string, now: Date): Promise<boolean> {
+async function deleteExpiredFile(db: Db, fileId: FileId, now: Date): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const file = await trx
       .selectFrom("files as f")
@@ -94,7 +95,7 @@ async function sweepThenFollowUp(deps: SweepDeps, options: SweepOptions, now: Da
 async function sweepUnlocked(deps: SweepDeps, options: SweepOptions, now: Date): Promise<SweepResult> {
   let deletedBlobs = await drainBlobDeletions(deps.db, deps.blobs, options.signal);
   let deletedFiles = 0;
-  const skipped = new Set<string>();
+  const skipped = new Set<FileId>();
   for (;;) {
     if (options.signal?.aborted) break;
     const due = await deps.db

@@ -1,8 +1,9 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import type { CategoryCount } from "~/lib/categories";
+import type { ServerId, TeamId } from "~/lib/ids";
 
-export type CategoryScope = { teamId: string } | { serverId: string };
+export type CategoryScope = { teamId: TeamId } | { serverId: ServerId };
 
 /** Counting stops here per server and category: a screen shows "10000+" beyond it. */
 export const CATEGORY_COUNT_CAP = 10_000;

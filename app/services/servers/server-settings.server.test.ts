@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ServerId } from "~/lib/ids";
 import { uploadSettingsOf, webhookUrl } from "~/services/servers/server-settings.server";
 import { newWebhookSecret } from "~/services/servers/servers.server";
 
@@ -17,6 +18,6 @@ describe("server settings", () => {
     const secret = newWebhookSecret();
     expect(secret).toMatch(/^[0-9A-Za-z]{40}$/);
     expect(newWebhookSecret()).not.toBe(secret);
-    expect(webhookUrl("https://stash.example", { id: "srv1", webhook_secret: secret })).toBe(`https://stash.example/api/webhooks/srv1/${secret}`);
+    expect(webhookUrl("https://stash.example", { id: "srv1" as ServerId, webhook_secret: secret })).toBe(`https://stash.example/api/webhooks/srv1/${secret}`);
   });
 });

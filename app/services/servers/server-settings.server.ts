@@ -6,6 +6,7 @@ import { FALLBACK_SERVER_GB, quotaExceededMessage, type ServerFormValues } from 
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { createServer, newWebhookSecret } from "~/services/servers/servers.server";
 import { DomainError } from "~/services/platform/domain-error.server";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 /** What an upload to a server needs of its settings. */
 export interface ServerUploadSettings {
@@ -31,7 +32,7 @@ export function uploadSettingsOf(row: Pick<Server, "max_file_size_mb" | "allowed
  * Spec rule: current usage plus the new server's max file size must fit the plan's quota, so
  * an account already at its limit cannot add servers it could not upload to.
  */
-export async function createServerWithinQuota(db: Db, teamId: string, values: ServerFormValues): Promise<Server> {
+export async function createServerWithinQuota(db: Db, teamId: TeamId, values: ServerFormValues): Promise<Server> {
   const quota = await getAccountQuota(db, teamId);
   const usedGb = quota.usedBytes / GB;
   const quotaGb = quota.quotaBytes / GB;
@@ -47,7 +48,7 @@ export async function createServerWithinQuota(db: Db, teamId: string, values: Se
   });
 }
 
-export function updateServerSettings(db: Db, teamId: string, serverId: string, values: ServerFormValues): Promise<Server | undefined> {
+export function updateServerSettings(db: Db, teamId: TeamId, serverId: ServerId, values: ServerFormValues): Promise<Server | undefined> {
   return db
     .updateTable("servers")
     .set({
@@ -64,7 +65,7 @@ export function updateServerSettings(db: Db, teamId: string, serverId: string, v
     .executeTakeFirst();
 }
 
-export async function setDefaultVisibility(db: Db, teamId: string, serverId: string, isPublic: boolean): Promise<boolean> {
+export async function setDefaultVisibility(db: Db, teamId: TeamId, serverId: ServerId, isPublic: boolean): Promise<boolean> {
   const result = await db
     .updateTable("servers")
     .set({ default_public: isPublic, updated_at: new Date() })
@@ -75,7 +76,7 @@ export async function setDefaultVisibility(db: Db, teamId: string, serverId: str
 }
 
 /** A new secret: the old webhook URL stops working with this UPDATE. */
-export async function rotateWebhookSecret(db: Db, teamId: string, serverId: string): Promise<string | undefined> {
+export async function rotateWebhookSecret(db: Db, teamId: TeamId, serverId: ServerId): Promise<string | undefined> {
   const row = await db
     .updateTable("servers")
     .set({ webhook_secret: newWebhookSecret(), updated_at: new Date() })
@@ -96,7 +97,7 @@ export interface ServerUsage {
 }
 
 /** Usage counted from the files themselves, so it is right whatever path stored them. */
-export async function getServerUsage(db: Db, serverId: string): Promise<ServerUsage> {
+export async function getServerUsage(db: Db, serverId: ServerId): Promise<ServerUsage> {
   const row = await db
     .selectFrom("files")
     .select([sql<number>`count(*)::int`.as("count"), sql<string>`coalesce(sum(size_bytes), 0)`.as("bytes")])
@@ -108,7 +109,7 @@ export async function getServerUsage(db: Db, serverId: string): Promise<ServerUs
 export type ServerWithUsage = Server & ServerUsage;
 
 /** The user's servers, newest first, each with what its files take up. */
-export async function listServersWithUsage(db: Db, teamId: string): Promise<ServerWithUsage[]> {
+export async function listServersWithUsage(db: Db, teamId: TeamId): Promise<ServerWithUsage[]> {
   const [servers, usage] = await Promise.all([
     db.selectFrom("servers").selectAll().where("team_id", "=", teamId).orderBy("created_at", "desc").execute(),
     db
@@ -123,7 +124,8 @@ export async function listServersWithUsage(db: Db, teamId: string): Promise<Serv
 }
 
 /** The owner sees their own servers; an admin may open any (the admin list links here). */
-export function findServerForViewer(db: Db, viewer: { teamId: string; role: string }, serverId: string): Promise<Server | undefined> {
+export async function findServerForViewer(db: Db, viewer: { teamId: TeamId; role: string }, serverId: ServerId | undefined): Promise<Server | undefined> {
+  if (!serverId) return undefined;
   let query = db.selectFrom("servers").selectAll().where("id", "=", serverId);
   if (viewer.role !== "admin") query = query.where("team_id", "=", viewer.teamId);
   return query.executeTakeFirst();

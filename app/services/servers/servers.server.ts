@@ -2,9 +2,10 @@ import type { Db } from "../../../db/index";
 import type { Server, ServerStatus } from "../../../db/schema";
 import { DEFAULT_FILE_TYPES } from "~/lib/file-types";
 import { newServerId, randomString } from "~/services/platform/ids.server";
+import type { ServerId, TeamId } from "~/lib/ids";
 
 export interface CreateServerInput {
-  teamId: string;
+  teamId: TeamId;
   name: string;
   description?: string | null;
   endpointUrl?: string | null;
@@ -35,16 +36,17 @@ export function createServer(db: Db, input: CreateServerInput): Promise<Server> 
     .executeTakeFirstOrThrow();
 }
 
-export function findServerById(db: Db, id: string): Promise<Server | undefined> {
+export function findServerById(db: Db, id: ServerId): Promise<Server | undefined> {
   return db.selectFrom("servers").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
 /** A server only if it belongs to the user; the portal never reveals other owners' servers. */
-export function findServerForTeam(db: Db, teamId: string, id: string): Promise<Server | undefined> {
+export async function findServerForTeam(db: Db, teamId: TeamId, id: ServerId | undefined): Promise<Server | undefined> {
+  if (!id) return undefined;
   return db.selectFrom("servers").selectAll().where("id", "=", id).where("team_id", "=", teamId).executeTakeFirst();
 }
 
-export function listServersForTeam(db: Db, teamId: string): Promise<Server[]> {
+export function listServersForTeam(db: Db, teamId: TeamId): Promise<Server[]> {
   return db.selectFrom("servers").selectAll().where("team_id", "=", teamId).orderBy("created_at", "desc").execute();
 }
 
@@ -58,7 +60,7 @@ export interface ServerChanges {
 }
 
 /** An operator's change of a server's upload settings (the CLI); undefined when there is no such server. */
-export function updateServer(db: Db, id: string, changes: ServerChanges): Promise<Server | undefined> {
+export function updateServer(db: Db, id: ServerId, changes: ServerChanges): Promise<Server | undefined> {
   return db
     .updateTable("servers")
     .set({

@@ -5,6 +5,9 @@ import { formatBytes, formatCount, formatDateTime } from "~/lib/format";
 import { checkHealth } from "~/services/maintenance/health.server";
 import { latestStorageReport, type StorageReport } from "~/services/maintenance/storage-reconcile.server";
 import { DAY_MS } from "~/lib/durations";
+import type { Tier } from "~/lib/plans";
+import type { UserId } from "~/lib/ids";
+import { personalTeams } from "~/services/teams/teams.server";
 
 export const ACTIVE_USER_WINDOW_DAYS = 30;
 export const RECENT_SERVER_COUNT = 5;
@@ -192,4 +195,28 @@ export async function listTeamsForAdmin(db: Db): Promise<AdminTeamRow[]> {
     usedBytes: Number(r.used_bytes ?? 0),
     createdAt: r.created_at,
   }));
+}
+
+export interface AdminPlanView {
+  tier: Tier;
+  addonGb: number;
+}
+
+/** Each person's own team's plan and hand-granted storage, by the person's id, for the admin's user list. */
+export async function listPlansForAdmin(db: Db): Promise<Record<UserId, AdminPlanView>> {
+  const rows = await db
+    .selectFrom(personalTeams(db).as("p"))
+    .leftJoin("subscriptions", "subscriptions.team_id", "p.team_id")
+    .select((eb) => [
+      "p.owner_user_id",
+      "subscriptions.tier",
+      eb
+        .selectFrom("storage_addons")
+        .select(sql<number>`coalesce(sum(gb), 0)::int`.as("gb"))
+        .whereRef("storage_addons.team_id", "=", "p.team_id")
+        .where("storage_addons.stripe_reference", "is", null)
+        .as("addon_gb"),
+    ])
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.owner_user_id, { tier: r.tier ?? "free", addonGb: Number(r.addon_gb ?? 0) }]));
 }

@@ -5,6 +5,7 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import { windowStartDay } from "~/services/stats/dashboard-stats.server";
 import type { DayPoint } from "~/lib/analytics";
 import { DAY_MS } from "~/lib/durations";
+import type { TeamId } from "~/lib/ids";
 
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
@@ -53,7 +54,7 @@ function dayList(days: number, now: Date): string[] {
  * Traffic comes from the usage_daily counters (they outlive deleted files); what is stored,
  * by category and by player, comes from the files themselves.
  */
-export async function getAnalytics(db: Db, teamId: string, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
+export async function getAnalytics(db: Db, teamId: TeamId, range: AnalyticsRange, now: Date = new Date()): Promise<Analytics> {
   const startDay = windowStartDay(range, now);
   const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const ownFiles = db.selectFrom("files").where("files.team_id", "=", teamId);

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Db } from "../../../db/index";
 import { GB } from "~/lib/plans";
 import { getAccountQuota } from "~/services/billing/quota.server";
+import type { TeamId } from "~/lib/ids";
 
 export const API_CALL_WINDOW_DAYS = 30;
 export const DASHBOARD_SERVER_COUNT = 3;
@@ -21,7 +22,7 @@ export function windowStartDay(days: number, now: Date = new Date()): string {
   return start.toISOString().slice(0, 10);
 }
 
-export async function getDashboardStats(db: Db, teamId: string, now: Date = new Date()): Promise<DashboardStats> {
+export async function getDashboardStats(db: Db, teamId: TeamId, now: Date = new Date()): Promise<DashboardStats> {
   const [servers, keys, files, calls, quota] = await Promise.all([
     db.selectFrom("servers").select(sql<number>`count(*)::int`.as("n")).where("team_id", "=", teamId).executeTakeFirst(),
     db.selectFrom("api_keys").select(sql<number>`count(*)::int`.as("n")).where("team_id", "=", teamId).executeTakeFirst(),

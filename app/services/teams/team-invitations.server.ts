@@ -7,6 +7,7 @@ import type { Config } from "~/services/platform/env.server";
 import { ROLE_LABELS, type AssignableRole, type TeamPermission, type TeamRole } from "~/lib/team-roles";
 import { permissionsFor } from "~/services/teams/teams.server";
 import { DAY_MS } from "~/lib/durations";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export const INVITATION_TTL_MS = 7 * DAY_MS;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -32,7 +33,7 @@ export function invitationLink(config: Pick<Config, "appUrl">, token: string): s
  */
 export async function inviteTeamMember(
   ctx: InviteMailContext & { db: Db },
-  input: { teamId: string; teamName: string; invitedBy: { userId: string; name: string }; email: unknown; role: AssignableRole; permissions?: TeamPermission[] },
+  input: { teamId: TeamId; teamName: string; invitedBy: { userId: UserId; name: string }; email: unknown; role: AssignableRole; permissions?: TeamPermission[] },
 ): Promise<{ invitation: InvitationRow; mail: SentMail; token: string }> {
   const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
   if (!EMAIL_PATTERN.test(email) || email.length > 254) throw new DomainError("invalid_request", "Enter a valid email address");
@@ -81,7 +82,7 @@ export async function inviteTeamMember(
   return { invitation, mail, token };
 }
 
-export function listTeamInvitations(db: Db, teamId: string): Promise<InvitationRow[]> {
+export function listTeamInvitations(db: Db, teamId: TeamId): Promise<InvitationRow[]> {
   return db
     .selectFrom("team_invitations")
     .select(["id", "email", "role", "status", "expires_at as expiresAt", "created_at as createdAt"])
@@ -91,7 +92,7 @@ export function listTeamInvitations(db: Db, teamId: string): Promise<InvitationR
     .execute();
 }
 
-export async function revokeTeamInvitation(db: Db, input: { teamId: string; invitationId: string }): Promise<InvitationRow> {
+export async function revokeTeamInvitation(db: Db, input: { teamId: TeamId; invitationId: string }): Promise<InvitationRow> {
   if (!isUuid(input.invitationId)) throw new DomainError("not_found", "Invitation not found or already answered");
   const row = await db
     .updateTable("team_invitations")
@@ -107,7 +108,7 @@ export async function revokeTeamInvitation(db: Db, input: { teamId: string; invi
 
 export interface InvitationView {
   id: string;
-  teamId: string;
+  teamId: TeamId;
   teamName: string;
   email: string;
   role: AssignableRole;
@@ -151,8 +152,8 @@ export function listInvitationsForEmail(db: Db, email: string | null): Promise<A
  */
 export async function answerTeamInvitation(
   db: Db,
-  input: { invitationId: string; user: { id: string; email: string | null }; accept: boolean },
-): Promise<{ teamId: string; teamName: string; role: TeamRole }> {
+  input: { invitationId: string; user: { id: UserId; email: string | null }; accept: boolean },
+): Promise<{ teamId: TeamId; teamName: string; role: TeamRole }> {
   if (!isUuid(input.invitationId)) throw new DomainError("not_found", "This invitation is not addressed to your account");
   return db.transaction().execute(async (trx) => {
     const invitation = await trx

@@ -1,11 +1,11 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { isUuid } from "~/services/platform/ids.server";
 import { isAssignableRole, isTeamPermission, type AssignableRole, type TeamPermission, type TeamRole } from "~/lib/team-roles";
 import { createTeam, effectivePermissions, permissionsFor } from "~/services/teams/teams.server";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export interface TeamMemberRow {
-  userId: string;
+  userId: UserId;
   email: string | null;
   displayName: string | null;
   role: TeamRole;
@@ -13,7 +13,7 @@ export interface TeamMemberRow {
   joinedAt: Date;
 }
 
-export function listTeamMembers(db: Db, teamId: string): Promise<TeamMemberRow[]> {
+export function listTeamMembers(db: Db, teamId: TeamId): Promise<TeamMemberRow[]> {
   return db
     .selectFrom("team_members as m")
     .innerJoin("users as u", "u.id", "m.user_id")
@@ -35,23 +35,22 @@ export function parseMemberAccess(input: { role: unknown; permissions?: unknown 
   return { role: input.role, permissions: list as TeamPermission[] };
 }
 
-/** A member's role in the team; undefined for anyone else (and for an id that is not one). */
-async function memberRole(db: Db, teamId: string, userId: string): Promise<TeamRole | undefined> {
-  if (!isUuid(userId)) return undefined;
+/** A member's role in the team; undefined for anyone else. */
+async function memberRole(db: Db, teamId: TeamId, userId: UserId): Promise<TeamRole | undefined> {
   const row = await db.selectFrom("team_members").select("role").where("team_id", "=", teamId).where("user_id", "=", userId).executeTakeFirst();
   return row?.role;
 }
 
 /** How the audit trail names a member: their e-mail, else their name. */
-export async function memberLabel(db: Db, userId: string): Promise<string> {
-  const row = isUuid(userId) ? await db.selectFrom("users").select(["display_name", "email"]).where("id", "=", userId).executeTakeFirst() : undefined;
+export async function memberLabel(db: Db, userId: UserId): Promise<string> {
+  const row = await db.selectFrom("users").select(["display_name", "email"]).where("id", "=", userId).executeTakeFirst();
   return row?.email ?? row?.display_name ?? "a member";
 }
 
 /** Change a member's role and permissions; the owner's own row is changed only by a transfer. */
 export async function updateTeamMember(
   db: Db,
-  input: { teamId: string; userId: string; role: AssignableRole; permissions?: TeamPermission[] },
+  input: { teamId: TeamId; userId: UserId; role: AssignableRole; permissions?: TeamPermission[] },
 ): Promise<void> {
   const role = await memberRole(db, input.teamId, input.userId);
   if (!role) throw new DomainError("not_found", "Member not found");
@@ -65,7 +64,7 @@ export async function updateTeamMember(
 }
 
 /** Someone who leaves their last team gets a fresh team of their own, so the portal always has one to act in. */
-async function removeMembership(db: Db, teamId: string, userId: string): Promise<void> {
+async function removeMembership(db: Db, teamId: TeamId, userId: UserId): Promise<void> {
   await db.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
   await db.updateTable("sessions").set({ team_id: null }).where("user_id", "=", userId).where("team_id", "=", teamId).execute();
   const left = await db.selectFrom("team_members").select("team_id").where("user_id", "=", userId).limit(1).executeTakeFirst();
@@ -76,7 +75,7 @@ async function removeMembership(db: Db, teamId: string, userId: string): Promise
 }
 
 /** Ends a membership that is not the owner's: `notMember` and `owner` are the refusals' words. */
-function endMembership(db: Db, input: { teamId: string; userId: string }, refusals: { notMember: string; owner: string }): Promise<void> {
+function endMembership(db: Db, input: { teamId: TeamId; userId: UserId }, refusals: { notMember: string; owner: string }): Promise<void> {
   return db.transaction().execute(async (trx) => {
     const role = await memberRole(trx, input.teamId, input.userId);
     if (!role) throw new DomainError("not_found", refusals.notMember);
@@ -86,17 +85,17 @@ function endMembership(db: Db, input: { teamId: string; userId: string }, refusa
 }
 
 /** An admin removes a member (never the owner). */
-export function removeTeamMember(db: Db, input: { teamId: string; userId: string }): Promise<void> {
+export function removeTeamMember(db: Db, input: { teamId: TeamId; userId: UserId }): Promise<void> {
   return endMembership(db, input, { notMember: "Member not found", owner: "The owner cannot be removed; transfer ownership first" });
 }
 
 /** A member leaves; the owner must hand the team to someone first. */
-export function leaveTeam(db: Db, input: { teamId: string; userId: string }): Promise<void> {
+export function leaveTeam(db: Db, input: { teamId: TeamId; userId: UserId }): Promise<void> {
   return endMembership(db, input, { notMember: "You are not a member of this team", owner: "The owner cannot leave; transfer ownership to another member first" });
 }
 
 /** The owner hands the team to another member, who becomes owner; the old owner stays as an admin. */
-export async function transferTeamOwnership(db: Db, input: { teamId: string; fromUserId: string; toUserId: string }): Promise<void> {
+export async function transferTeamOwnership(db: Db, input: { teamId: TeamId; fromUserId: UserId; toUserId: UserId }): Promise<void> {
   if (input.fromUserId === input.toUserId) throw new DomainError("invalid_request", "You already own this team");
   await db.transaction().execute(async (trx) => {
     const team = await trx.selectFrom("teams").select("owner_user_id").where("id", "=", input.teamId).forUpdate().executeTakeFirst();

@@ -1,7 +1,7 @@
 import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
-import { isUuid } from "~/services/platform/ids.server";
 import { ROLE_PERMISSIONS, TEAM_PERMISSIONS, type CurrentTeam, type TeamPermission, type TeamRole } from "~/lib/team-roles";
+import type { TeamId, UserId } from "~/lib/ids";
 
 export const TEAM_NAME_MAX = 60;
 
@@ -14,15 +14,14 @@ export function parseTeamName(value: unknown): string {
 }
 
 /**
- * A team with its owner as first member, its empty usage counter and its free plan. An account's
- * first team takes the account's id (`id`), which is what the teams migration did for every
- * account made before teams, so a personal team is found the same way whenever it was made.
+ * A team with its owner as first member, its empty usage counter and its free plan. Its id is its
+ * own, never its owner's (docs/decisions/096): teams made before that kept the id they had.
  */
-export async function createTeam(db: Db, input: { name: string; ownerUserId: string; id?: string }): Promise<{ id: string; name: string }> {
+export async function createTeam(db: Db, input: { name: string; ownerUserId: UserId }): Promise<{ id: TeamId; name: string }> {
   const run = async (trx: Db) => {
     const team = await trx
       .insertInto("teams")
-      .values({ ...(input.id ? { id: input.id } : {}), name: input.name, owner_user_id: input.ownerUserId })
+      .values({ name: input.name, owner_user_id: input.ownerUserId })
       .returning(["id", "name"])
       .executeTakeFirstOrThrow();
     await trx.insertInto("team_members").values({ team_id: team.id, user_id: input.ownerUserId, role: "owner", permissions: [...TEAM_PERMISSIONS] }).execute();
@@ -45,13 +44,13 @@ export function permissionsFor(role: TeamRole, chosen?: readonly TeamPermission[
 }
 
 export interface TeamChoice {
-  id: string;
+  id: TeamId;
   name: string;
   role: TeamRole;
 }
 
 /** The teams a person belongs to, their own first, for the switcher. */
-export function listTeamsForUser(db: Db, userId: string): Promise<TeamChoice[]> {
+export function listTeamsForUser(db: Db, userId: UserId): Promise<TeamChoice[]> {
   return db
     .selectFrom("team_members as m")
     .innerJoin("teams as t", "t.id", "m.team_id")
@@ -65,17 +64,20 @@ export function listTeamsForUser(db: Db, userId: string): Promise<TeamChoice[]> 
 
 /**
  * The team a signed-in person acts in: the one their session chose while they still belong to it,
- * else their first team. Null only for someone who left every team (the portal then offers to
- * make one).
+ * else the first team they own (the one made with their account), else the first they joined. Null
+ * only for someone who left every team (the portal then makes them one).
  */
-export async function resolveCurrentTeam(db: Db, userId: string, chosenTeamId: string | null): Promise<CurrentTeam | null> {
-  const rows = await db
+export async function resolveCurrentTeam(db: Db, userId: UserId, chosenTeamId: TeamId | null): Promise<CurrentTeam | null> {
+  let query = db
     .selectFrom("team_members as m")
     .innerJoin("teams as t", "t.id", "m.team_id")
     .select(["t.id", "t.name", "m.role", "m.permissions"])
-    .where("m.user_id", "=", userId)
-    .orderBy((eb) => eb.case().when("m.team_id", "=", chosenTeamId ?? userId).then(0).when("m.role", "=", "owner").then(1).else(2).end())
+    .where("m.user_id", "=", userId);
+  if (chosenTeamId) query = query.orderBy((eb) => eb.case().when("m.team_id", "=", chosenTeamId).then(0).else(1).end());
+  const rows = await query
+    .orderBy((eb) => eb.case().when("m.role", "=", "owner").then(0).else(1).end())
     .orderBy("m.joined_at")
+    .orderBy("t.created_at")
     .limit(1)
     .execute();
   const row = rows[0];
@@ -84,16 +86,36 @@ export async function resolveCurrentTeam(db: Db, userId: string, chosenTeamId: s
 }
 
 /** Switch the session to another team the person belongs to; a 404 for any other team. */
-export async function chooseSessionTeam(db: Db, input: { sessionId: string; userId: string; teamId: string }): Promise<void> {
-  const member = isUuid(input.teamId)
+export async function chooseSessionTeam(db: Db, input: { sessionId: string; userId: UserId; teamId: TeamId | undefined }): Promise<void> {
+  const member = input.teamId
     ? await db.selectFrom("team_members").select("team_id").where("team_id", "=", input.teamId).where("user_id", "=", input.userId).executeTakeFirst()
     : undefined;
   if (!member) throw new DomainError("not_found", "Team not found");
   await db.updateTable("sessions").set({ team_id: input.teamId }).where("id", "=", input.sessionId).execute();
 }
 
+/**
+ * Each person's own team: the first team they own (made with their account, or the one they made
+ * after leaving every other). What the admin screens and the CLI mean by "a user's plan". A
+ * subquery of (owner_user_id, team_id) rows, one per owner, to join on.
+ */
+export function personalTeams(db: Db) {
+  return db
+    .selectFrom("teams")
+    .select(["owner_user_id", "id as team_id"])
+    .distinctOn("owner_user_id")
+    .orderBy("owner_user_id")
+    .orderBy("created_at")
+    .orderBy("id");
+}
+
+export async function findPersonalTeam(db: Db, userId: UserId): Promise<TeamId | undefined> {
+  const row = await personalTeams(db).where("owner_user_id", "=", userId).executeTakeFirst();
+  return row?.team_id;
+}
+
 /** The person who owns a team, for an admin looking at one of its servers. */
-export function findTeamOwner(db: Db, teamId: string): Promise<{ display_name: string | null; email: string | null } | undefined> {
+export function findTeamOwner(db: Db, teamId: TeamId): Promise<{ display_name: string | null; email: string | null } | undefined> {
   return db
     .selectFrom("teams")
     .innerJoin("users", "users.id", "teams.owner_user_id")
@@ -102,6 +124,6 @@ export function findTeamOwner(db: Db, teamId: string): Promise<{ display_name: s
     .executeTakeFirst();
 }
 
-export async function renameTeam(db: Db, teamId: string, name: string): Promise<void> {
+export async function renameTeam(db: Db, teamId: TeamId, name: string): Promise<void> {
   await db.updateTable("teams").set({ name: parseTeamName(name) }).where("id", "=", teamId).execute();
 }

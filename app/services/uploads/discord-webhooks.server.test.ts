@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ServerId } from "~/lib/ids";
 import type { FileRecord } from "../../../db/schema";
 import { discordMessage, parseWebhookPayload } from "~/services/uploads/discord-webhooks.server";
 import { refusal } from "../../../tests/helpers/refusals.ts";
@@ -38,7 +39,7 @@ describe("discordMessage", () => {
   const now = new Date("2026-11-26T12:00:00Z");
 
   it("answers like Discord, with our files as attachments", () => {
-    const message = discordMessage("https://cdn.example", "srv1", "My RP", { content: "hi", embeds: [] }, [file], now);
+    const message = discordMessage("https://cdn.example", "srv1" as ServerId, "My RP", { content: "hi", embeds: [] }, [file], now);
     expect(message).toMatchObject({
       type: 0,
       content: "hi",
@@ -48,11 +49,11 @@ describe("discordMessage", () => {
       attachments: [{ id: "f1", filename: "a.png", size: 1234, content_type: "image/png", url: "https://cdn.example/f/srv1/webhook/a.png", proxy_url: "https://cdn.example/f/srv1/webhook/a.png", width: 640, height: 480 }],
       timestamp: "2026-11-26T12:00:00.000Z",
     });
-    expect(discordMessage("https://cdn.example", "srv1", "My RP", { content: "", username: "Cam", embeds: [] }, [], now).author.username).toBe("Cam");
+    expect(discordMessage("https://cdn.example", "srv1" as ServerId, "My RP", { content: "", username: "Cam", embeds: [] }, [], now).author.username).toBe("Cam");
   });
 
   it("gives an id that is a snowflake of the moment", () => {
-    const id = BigInt(discordMessage("", "s", "n", { content: "", embeds: [] }, [], now).id);
+    const id = BigInt(discordMessage("", "s" as ServerId, "n", { content: "", embeds: [] }, [], now).id);
     expect(Number(id >> 22n) + 1420070400000).toBe(now.getTime());
   });
 });

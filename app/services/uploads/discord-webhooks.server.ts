@@ -4,13 +4,14 @@ import type { FileRecord } from "../../../db/schema";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { fileUrl } from "~/services/files/file-views.server";
 import { sha256Hex } from "~/services/platform/ids.server";
+import type { ServerId } from "~/lib/ids";
 
 export const WEBHOOK_CATEGORY = "webhook";
 const CONTENT_MAX = 2000;
 
 /** The server a webhook URL names, if its secret is right (compared in constant time). */
-export async function findWebhookServer(db: Db, serverId: string, secret: string) {
-  if (!/^[a-z0-9]{1,40}$/.test(serverId) || !/^[0-9A-Za-z]{1,100}$/.test(secret)) return undefined;
+export async function findWebhookServer(db: Db, serverId: ServerId | undefined, secret: string) {
+  if (!serverId || !/^[0-9A-Za-z]{1,100}$/.test(secret)) return undefined;
   const server = await db.selectFrom("servers").select(["id", "name", "webhook_secret", "status"]).where("id", "=", serverId).executeTakeFirst();
   if (!server) return undefined;
   const same = timingSafeEqual(Buffer.from(sha256Hex(server.webhook_secret), "hex"), Buffer.from(sha256Hex(secret), "hex"));
@@ -46,7 +47,7 @@ function snowflake(now: Date): string {
 }
 
 /** The answer Discord gives an executed webhook, with our files as its attachments. */
-export function discordMessage(cdnBaseUrl: string, serverId: string, serverName: string, payload: WebhookPayload, files: FileRecord[], now: Date = new Date()) {
+export function discordMessage(cdnBaseUrl: string, serverId: ServerId, serverName: string, payload: WebhookPayload, files: FileRecord[], now: Date = new Date()) {
   const id = snowflake(now);
   return {
     id,

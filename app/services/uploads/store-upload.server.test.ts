@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
 import { newStoredName, quotaExceeded, uploadTargetOf } from "~/services/uploads/store-upload.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
 
@@ -7,8 +8,8 @@ const settings = { maxFileSizeMb: 100, allowedFileTypes: ["jpg"], defaultPublic:
 
 describe("uploadTargetOf", () => {
   it("limits files to the smaller of the server's size and the instance's", () => {
-    const source = { via: "api" as const, keyId: "k" };
-    expect(uploadTargetOf({ serverId: "s", teamId: "t", tier: "free", settings }, 50 * MB, source)).toEqual({
+    const source = { via: "api" as const, keyId: "k" as ApiKeyId };
+    expect(uploadTargetOf({ serverId: "s" as ServerId, teamId: "t" as TeamId, tier: "free", settings }, 50 * MB, source)).toEqual({
       source,
       serverId: "s",
       teamId: "t",
@@ -19,7 +20,7 @@ describe("uploadTargetOf", () => {
       stripMetadata: false,
       convertToWebp: true,
     });
-    expect(uploadTargetOf({ serverId: "s", teamId: "t", tier: "free", settings: { ...settings, maxFileSizeMb: 5 } }, 50 * MB, source).maxBytes).toBe(5 * MB);
+    expect(uploadTargetOf({ serverId: "s" as ServerId, teamId: "t" as TeamId, tier: "free", settings: { ...settings, maxFileSizeMb: 5 } }, 50 * MB, source).maxBytes).toBe(5 * MB);
   });
 });
 

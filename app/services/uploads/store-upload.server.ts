@@ -20,6 +20,7 @@ import type { UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
 import { BUFFERED_UPLOAD_BYTES, uploadBuffers } from "~/services/uploads/upload-buffers.server";
+import type { ApiKeyId, FileId, ServerId, TeamId, UserId } from "~/lib/ids";
 
 const MB = 1024 * 1024;
 
@@ -27,16 +28,16 @@ const MB = 1024 * 1024;
 export interface UploadSource {
   via: UploadVia;
   /** The signed-in member who uploaded through the portal (recorded when the upload files into a case). */
-  userId?: string;
-  keyId: string | null;
+  userId?: UserId;
+  keyId: ApiKeyId | null;
 }
 
 /** Where an upload goes and what it may be: resolved from a key, a presigned grant or a webhook. */
 export interface UploadTarget {
   source: UploadSource;
-  serverId: string;
+  serverId: ServerId;
   /** The server's owner, whose quota the upload uses. */
-  teamId: string;
+  teamId: TeamId;
   tier: Tier;
   maxBytes: number;
   allowedTypes: string[];
@@ -83,7 +84,7 @@ export interface StoredUpload {
 
 
 /** The upload target of a server, or throws 403 for a server that is not active. */
-export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: string, source: UploadSource): Promise<UploadTarget> {
+export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId: ServerId, source: UploadSource): Promise<UploadTarget> {
   const row = await db
     .selectFrom("servers")
     .leftJoin("subscriptions", "subscriptions.team_id", "servers.team_id")
@@ -106,7 +107,7 @@ export async function loadUploadTarget(db: Db, maxUploadBytes: number, serverId:
 
 /** An active server's upload target from its settings (read with a key, or by loadUploadTarget). */
 export function uploadTargetOf(
-  server: { serverId: string; teamId: string; tier: Tier; settings: ServerUploadSettings },
+  server: { serverId: ServerId; teamId: TeamId; tier: Tier; settings: ServerUploadSettings },
   maxUploadBytes: number,
   source: UploadSource,
 ): UploadTarget {
@@ -125,7 +126,7 @@ export function uploadTargetOf(
 }
 
 /** Refuses before any byte is read when the account is already full. */
-export async function assertQuotaNotFull(db: Db, teamId: string): Promise<void> {
+export async function assertQuotaNotFull(db: Db, teamId: TeamId): Promise<void> {
   const quota = await getAccountQuota(db, teamId);
   if (quota.usedBytes >= quota.quotaBytes) throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
 }
@@ -331,7 +332,7 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
  * person. A closed or full case was refused before the commit (assertCaseAccepts); one closed in the
  * meantime still refuses, and the rows then go again, so the upload as a whole fails.
  */
-async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: string, fileIds: string[]): Promise<void> {
+async function fileIntoCase(ctx: AppContext, target: UploadTarget, number: string, fileIds: FileId[]): Promise<void> {
   const by = target.source.keyId ? { keyId: target.source.keyId } : { userId: target.source.userId ?? null };
   try {
     const { evidenceCase } = await openCase(ctx.db, { serverId: target.serverId, teamId: target.teamId, body: { number } });

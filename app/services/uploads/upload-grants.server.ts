@@ -4,6 +4,7 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DEFAULT_CATEGORY, sanitiseCategory } from "~/services/uploads/upload-fields.server";
 import { newStoredName } from "~/services/uploads/store-upload.server";
+import type { ApiKeyId, ServerId } from "~/lib/ids";
 
 export const PRESIGN_DEFAULT_SECONDS = 300;
 export const PRESIGN_MAX_SECONDS = 3600;
@@ -94,7 +95,7 @@ export function parsePresignInput(input: PresignInput, serverMaxBytes: number): 
 
 export async function createUploadGrant(
   db: Db,
-  input: { serverId: string; apiKeyId: string | null; expiresIn: number; constraints: GrantConstraints; now?: Date },
+  input: { serverId: ServerId; apiKeyId: ApiKeyId | null; expiresIn: number; constraints: GrantConstraints; now?: Date },
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomString(43);
   const expiresAt = new Date((input.now ?? new Date()).getTime() + input.expiresIn * 1000);

@@ -1,12 +1,13 @@
 import type { AppContext } from "~/services/app-context.server";
 import { consumeUploadBudget, requireActiveServer, type ApiCaller } from "~/services/api-keys/key-auth.server";
 import { assertQuotaNotFull, loadUploadTarget, quotaExceeded, uploadTargetOf, type UploadSource, type UploadTarget } from "~/services/uploads/store-upload.server";
+import type { ServerId, UserId } from "~/lib/ids";
 
 /**
  * Everything checked before an upload's body is read: the server is active (403), the server's
  * uploads-per-minute budget (429) and an account that is already full (413).
  */
-export async function prepareUploadTarget(ctx: AppContext, serverId: string, source: UploadSource): Promise<UploadTarget> {
+export async function prepareUploadTarget(ctx: AppContext, serverId: ServerId, source: UploadSource): Promise<UploadTarget> {
   const target = await loadUploadTarget(ctx.db, ctx.config.maxUploadBytes, serverId, source);
   await consumeUploadBudget(ctx, target.serverId, target.tier);
   await assertQuotaNotFull(ctx.db, target.teamId);
@@ -26,5 +27,5 @@ export async function keyedUploadTarget(ctx: AppContext, caller: ApiCaller): Pro
 }
 
 export const keySource = (caller: ApiCaller): UploadSource => ({ via: "api", keyId: caller.keyId });
-export const portalSource = (userId: string): UploadSource => ({ via: "portal", keyId: null, userId });
+export const portalSource = (userId: UserId): UploadSource => ({ via: "portal", keyId: null, userId });
 export const WEBHOOK_SOURCE: UploadSource = { via: "webhook", keyId: null };

@@ -8,6 +8,7 @@ import { teamPermissionMessage } from "~/http/guards.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import { checkSubscription } from "~/services/billing/subscriptions.server";
 import type { Route } from "./+types/billing";
+import type { TeamId } from "~/lib/ids";
 
 const ACTIONS = ["check-subscription", "create-checkout", "customer-portal", "purchase-storage"] as const;
 type BillingAction = (typeof ACTIONS)[number];
@@ -54,7 +55,7 @@ async function handle({ request, context, params }: Route.ActionArgs | Route.Loa
 }
 
 /** A Stripe failure as the user should read it: Stripe's own words for a refused request (an amount below its minimum, say). */
-function stripeRefusal(context: AppLoadContext, error: unknown, facts: { action: string; teamId: string }): unknown {
+function stripeRefusal(context: AppLoadContext, error: unknown, facts: { action: string; teamId: TeamId }): unknown {
   if (error instanceof DomainError) return error;
   context.logger.error({ err: error, ...facts }, "stripe request failed");
   const stripeError = error as { type?: string; message?: string };

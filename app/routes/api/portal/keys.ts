@@ -3,10 +3,11 @@ import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-mana
 import { readJsonBody, withSession } from "~/http/session-api.server";
 import { recordKeyEvent } from "~/http/portal-audit.server";
 import type { Route } from "./+types/keys";
+import { parseServerId } from "~/services/platform/ids.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return withSession(request, context, async ({ team }) => {
-    const serverId = new URL(request.url).searchParams.get("server_id") ?? undefined;
+    const serverId = parseServerId(new URL(request.url).searchParams.get("server_id"));
     return apiSuccess({ data: await listManagedKeys(context.db, team.id, serverId) });
   }, { permission: "manage_keys" });
 }

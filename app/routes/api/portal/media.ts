@@ -1,30 +1,33 @@
 import { blobResponse } from "~/http/file-response.server";
 import { apiError } from "~/http/api-response.server";
-import { runApi } from "~/http/api-route.server";
-import { getOptionalUser } from "~/http/guards.server";
+import { teamPermissionMessage } from "~/http/guards.server";
+import { withSession } from "~/http/session-api.server";
+import { parseId } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 import { imageLimits } from "~/services/media/limits.server";
 import { servableOriginal, servableVariant } from "~/http/file-serving.server";
 import { findOwnedFile, galleryThumbnail } from "~/services/files/portal-files.server";
 import { findVariant, PREVIEW_VARIANT } from "~/services/media/transforms.server";
 import type { Route } from "./+types/media";
+import type { CurrentTeam } from "~/lib/team-roles";
 
-/** The owner's browser may keep a copy; shared caches must not, as the answer depends on the session. */
+/** The member's browser may keep a copy; shared caches must not, as the answer depends on the session. */
 const PORTAL_CACHE = "private, max-age=3600";
 
 /**
- * GET /api/media/{id}: a signed-in owner's own file, public or private, for the portal's View,
- * Download (?download=1, saved under the original name), card thumbnails (?thumb=1: a video's poster,
- * an audio file's waveform) and a video's hover preview (?preview=1, a 3 s animated WebP).
+ * GET /api/media/{id}: a file of the session's current team, public or private, for a member who may
+ * view media: the portal's View, Download (?download=1, saved under the original name), card
+ * thumbnails (?thumb=1: a video's poster, an audio file's waveform) and a video's hover preview
+ * (?preview=1, a 3 s animated WebP). Any other team's file is missing, whoever once owned it.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  return runApi(context, () => serveOwnedFile({ request, context, params }));
+  return withSession(request, context, ({ team }) => serveTeamFile({ request, context, params }, team));
 }
 
-async function serveOwnedFile({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">) {
-  const user = await getOptionalUser(request, context);
-  if (!user) return apiError("not_authenticated", "Not authenticated");
-  const file = await findOwnedFile(context.db, user.id, params.id);
+async function serveTeamFile({ request, context, params }: Pick<Route.LoaderArgs, "request" | "context" | "params">, team: CurrentTeam) {
+  const file = await findOwnedFile(context.db, team.id, parseId<FileId>(params.id));
   if (!file) return apiError("not_found", "File not found");
+  if (!team.permissions.includes("view_media")) return apiError("permission_denied", teamPermissionMessage(team, "view_media"));
 
   const query = new URL(request.url).searchParams;
   let response: Response | null;

@@ -9,6 +9,7 @@ import { findServerForTeam } from "~/services/servers/servers.server";
 import { portalSource, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { Route } from "./+types/resumable-upload";
+import { parseServerId } from "~/services/platform/ids.server";
 
 /**
  * /api/portal/uploads/tus[/{id}]?server_id=…: the Upload page's resumable path for large files. The
@@ -19,7 +20,7 @@ async function portalResumable({ request, context }: Route.LoaderArgs | Route.Ac
   return withSession(request, context, async (auth) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
-    const server = await findServerForTeam(context.db, auth.team.id, serverId);
+    const server = await findServerForTeam(context.db, auth.team.id, parseServerId(serverId));
     if (!server) throw new DomainError("not_found", "Server not found");
     const target = request.method === "POST" ? await prepareUploadTarget(context, server.id, portalSource(auth.user.id)) : await loadUploadTarget(context.db, context.config.maxUploadBytes, server.id, portalSource(auth.user.id));
     const response = await handleResumableUpload(context, request, {

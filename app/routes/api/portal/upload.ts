@@ -8,6 +8,7 @@ import { uploadResponseBody } from "~/services/files/file-views.server";
 import { findServerForTeam } from "~/services/servers/servers.server";
 import { portalSource, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload";
+import { parseServerId } from "~/services/platform/ids.server";
 
 /**
  * POST /api/portal/upload?server_id=…: the Upload page's endpoint. The session stands in for an
@@ -17,7 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return withSession(request, context, async (auth) => {
     const serverId = new URL(request.url).searchParams.get("server_id")?.trim();
     if (!serverId) throw new DomainError("invalid_request", MISSING_UPLOAD_INFO);
-    const server = await findServerForTeam(context.db, auth.team.id, serverId);
+    const server = await findServerForTeam(context.db, auth.team.id, parseServerId(serverId));
     if (!server) throw new DomainError("not_found", "Server not found");
     const target = await prepareUploadTarget(context, server.id, portalSource(auth.user.id));
     try {

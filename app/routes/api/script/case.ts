@@ -5,6 +5,8 @@ import { readSmallBody } from "~/http/small-body.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { addFilesToCase, exportCase, findCase, listCaseFiles, setCaseStatus } from "~/services/files/evidence-cases.server";
 import type { Route } from "./+types/case";
+import { parseIds } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 const notFound = () => new DomainError("not_found", "Case not found");
 
@@ -32,9 +34,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!evidenceCase) throw notFound();
     if (kind === "files") {
       const body = await readSmallBody(request);
-      const fileIds = Array.isArray(body.file_ids) ? body.file_ids.map(String) : [];
-      if (fileIds.length === 0) throw new DomainError("invalid_request", "file_ids must list the files to add");
-      const added = await addFilesToCase(context.db, evidenceCase, fileIds, { keyId: caller.keyId });
+      const requested: unknown[] = Array.isArray(body.file_ids) ? body.file_ids : [];
+      if (requested.length === 0) throw new DomainError("invalid_request", "file_ids must list the files to add");
+      const added = await addFilesToCase(context.db, evidenceCase, parseIds<FileId>(requested), { keyId: caller.keyId });
       return apiSuccess({ ...caseBody(evidenceCase), added });
     }
     const changed = await setCaseStatus(context.db, caller.serverId, evidenceCase.number, kind === "close" ? "closed" : "open");

@@ -4,6 +4,8 @@ import { caseBody } from "~/http/case-answers.server";
 import { readSmallBody } from "~/http/small-body.server";
 import { addFilesToCase, openCase } from "~/services/files/evidence-cases.server";
 import type { Route } from "./+types/cases";
+import { parseIds } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 /** POST /api/cases {number, title?, notes?, file_ids?}: opens an evidence case (or answers the open one) and files uploads into it. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -11,7 +13,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return withApiKey(context, request, { action: "case.open", permission: "upload" }, async (caller) => {
     const body = await readSmallBody(request);
     const { evidenceCase, created } = await openCase(context.db, { serverId: caller.serverId, teamId: caller.teamId, body: { number: body.number, title: body.title, notes: body.notes } });
-    const fileIds = Array.isArray(body.file_ids) ? body.file_ids.map(String) : [];
+    const fileIds = Array.isArray(body.file_ids) ? parseIds<FileId>(body.file_ids) : [];
     const added = fileIds.length ? await addFilesToCase(context.db, evidenceCase, fileIds, { keyId: caller.keyId }) : 0;
     return apiSuccess({ ...caseBody(evidenceCase), added }, { status: created ? 201 : 200 });
   });

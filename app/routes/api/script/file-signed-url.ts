@@ -3,6 +3,8 @@ import { withApiKey } from "~/http/api-route.server";
 import { findFileById } from "~/services/files/lookup.server";
 import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL_MIN_S } from "~/services/files/private-access.server";
 import type { Route } from "./+types/file-signed-url";
+import { parseId } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 /**
  * GET or POST /api/files/{id}/signed-url[?expires_in=seconds]: a link that opens a private file
@@ -18,7 +20,8 @@ async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.
         max_expires_in: SIGNED_URL_MAX_S,
       });
     }
-    const file = await findFileById(context.db, params.id);
+    const fileId = parseId<FileId>(params.id);
+    const file = fileId && (await findFileById(context.db, fileId));
     if (!file || file.server_id !== caller.serverId) return apiError("not_found", "File not found");
     const signed = await createSignedFileUrl(context.db, context.config.cdnBaseUrl, file, expiresIn);
     return apiSuccess({ id: file.id, ...signed, data: signed });

@@ -3,6 +3,8 @@ import { runApi, withApiKey } from "~/http/api-route.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
 import { fileMetadataResponse } from "~/http/file-downloads.server";
 import type { Route } from "./+types/file";
+import { parseId } from "~/services/platform/ids.server";
+import type { FileId } from "~/lib/ids";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   return runApi(context, () =>
@@ -15,7 +17,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return methodNotAllowed("GET, HEAD, DELETE, OPTIONS", "Use GET for metadata or DELETE to delete");
   }
   return withApiKey(context, request, { action: "file.delete", permission: "delete" }, async (caller) => {
-    const file = await deleteServerFile(context, caller.serverId, params.id);
+    const fileId = parseId<FileId>(params.id);
+    const file = fileId && (await deleteServerFile(context, caller.serverId, fileId));
     if (!file) return apiError("not_found", "File not found");
     return apiSuccess({ deleted: true, id: file.id, freed_bytes: file.size_bytes });
   });

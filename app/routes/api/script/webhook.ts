@@ -14,6 +14,7 @@ import { discordLogEntry } from "~/services/logs/log-parsing.server";
 import { DISCORD_DATASET } from "~/services/logs/log-datasets.server";
 import { ingestLogs, logTargetOfServer } from "~/services/logs/log-ingest.server";
 import type { Route } from "./+types/webhook";
+import { parseServerId } from "~/services/platform/ids.server";
 
 /**
  * POST /api/webhooks/{server_id}/{secret}: what a script would send to a Discord webhook. Files are
@@ -25,7 +26,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return runApi(context, async () => {
     const credential = webhookCredentialHash(params.serverId, params.secret);
     await reserveCredentialAttempt(context, context.clientIp, credential);
-    const server = await findWebhookServer(context.db, params.serverId, params.secret);
+    const server = await findWebhookServer(context.db, parseServerId(params.serverId), params.secret);
     if (!server) throw new DomainError("not_found", "Unknown Webhook");
     await acceptCredential(context, context.clientIp, credential);
     await bumpUsage(context.db, server.id, { api_calls: 1 });
