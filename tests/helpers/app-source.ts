@@ -16,7 +16,13 @@ export interface AppSourceServer {
 /** Main process: a Vite dev server (no HMR, no file watching) behind a one-route RPC endpoint. */
 export async function startAppSourceServer(): Promise<AppSourceServer> {
   const { createServer } = await import("vite");
-  const vite = await createServer({ server: { middlewareMode: true, hmr: false, ws: false, watch: null }, appType: "custom", logLevel: "warn" });
+  const vite = await createServer({
+    // Warm-up transforms the entry and every route while the first worker is still starting, so its
+    // module-by-module requests find them done instead of waiting on each transform in turn.
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null, warmup: { ssrFiles: ["./server/app.ts", "./app/root.tsx", "./app/routes/**/!(*.test).{ts,tsx}"] } },
+    appType: "custom",
+    logLevel: "warn",
+  });
   const rpc = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
