@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import { categoryLabel } from "~/lib/categories";
 import { sanitizeInput } from "~/lib/sanitize";
-import { MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/services/files/file-details.server";
+import { findTeamFiles, MAX_BULK_FILES, moveFilesToCategory, setFilesVisibility } from "~/services/files/file-details.server";
 import { deleteOwnedFiles } from "~/services/files/portal-files.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -9,6 +9,13 @@ import { filesTarget, recordPortalAudit, type PortalActor } from "~/http/portal-
 import { teamPermissionMessage } from "~/http/guards.server";
 import { parseIds } from "~/services/platform/ids.server";
 import type { FileId } from "~/lib/ids";
+
+/** The answer when none of the files asked for is the team's (or is still there). */
+const NOT_FOUND: Record<string, string> = {
+  delete: "Failed to delete file",
+  visibility: "File not found",
+  category: "Those files are already in that category, or no longer exist.",
+};
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -27,8 +34,11 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
   if (!titles[intent]) return failed(400, "Unknown action");
   if (requested.length === 0) return failed(400, "Select at least one file.");
   if (requested.length > MAX_BULK_FILES) return failed(400, `Select at most ${MAX_BULK_FILES} files at a time.`);
+  // The team's own files first: ids of another team's files (or of none) get the same 404 whatever the member may do.
+  const files = await findTeamFiles(context.db, teamId, parseIds<FileId>(requested));
+  if (files.length === 0) return failed(404, NOT_FOUND[intent]!);
   if (!actor.team.permissions.includes("delete_media")) return failed(403, teamPermissionMessage(actor.team, "delete_media"));
-  const ids = parseIds<FileId>(requested);
+  const ids = files.map((f) => f.id);
 
   if (intent === "delete") {
     let deleted: string[];
@@ -38,7 +48,7 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
       if (!isDomainError(error, "file_in_open_case")) throw error;
       return failed(409, error.message);
     }
-    if (deleted.length === 0) return failed(404, "Failed to delete file");
+    if (deleted.length === 0) return failed(404, NOT_FOUND.delete!);
     await recordPortalAudit(context, actor, { action: "file.delete", target: filesTarget(deleted.length), detail: { ids: deleted } });
     return actionOk(
       { type: "success", title: "File deleted", description: deleted.length > 1 ? `${deleted.length} files have been deleted.` : undefined },
@@ -49,7 +59,7 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
     const visibility = form.get("visibility");
     if (visibility !== "public" && visibility !== "private") return failed(400, "Choose public or private.");
     const changed = await setFilesVisibility(context.db, teamId, ids, visibility === "public");
-    if (changed.length === 0) return failed(404, "File not found");
+    if (changed.length === 0) return failed(404, NOT_FOUND.visibility!);
     await recordPortalAudit(context, actor, { action: "file.visibility", target: filesTarget(changed.length), detail: { ids: changed, visibility } });
     const description = changed.length === 1 ? `The file is now ${visibility}.` : `${changed.length} files are now ${visibility}.`;
     return actionOk({ type: "success", title: "Visibility updated", description }, { changed: ids, deleted: [] as FileId[] });
@@ -59,7 +69,7 @@ export async function runFileAction(context: AppLoadContext, actor: PortalActor,
   const move = await moveFilesToCategory(context.db, teamId, ids, raw);
   const moved = move.movedIds.length;
   if (moved) await recordPortalAudit(context, actor, { action: "file.category", target: filesTarget(moved), detail: { ids: move.movedIds, category: move.category } });
-  if (moved === 0 && move.conflicts === 0) return failed(404, "Those files are already in that category, or no longer exist.");
+  if (moved === 0 && move.conflicts === 0) return failed(404, NOT_FOUND.category!);
   const left = move.conflicts ? ` ${plural(move.conflicts, "file")} stayed where ${move.conflicts === 1 ? "it was" : "they were"}: the name is taken there.` : "";
   return actionOk(
     { type: moved ? "success" : "error", title: moved ? "Category changed" : title, description: `Moved ${plural(moved, "file")} to ${categoryLabel(move.category)}; their links changed.${left}` },

@@ -7,9 +7,9 @@ import { redirectWithToast } from "~/http/toast.server";
 import { ROLE_LABELS } from "~/lib/team-roles";
 import { DomainError, isDomainError } from "~/services/platform/domain-error.server";
 import { parseId } from "~/services/platform/ids.server";
-import type { UserId } from "~/lib/ids";
+import type { TeamId, UserId } from "~/lib/ids";
 import { answerTeamInvitation, inviteTeamMember, revokeTeamInvitation } from "~/services/teams/team-invitations.server";
-import { leaveTeam, memberLabel, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
+import { leaveTeam, memberLabel, memberRole, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
 import { chooseSessionTeam, createTeam, parseTeamName, renameTeam } from "~/services/teams/teams.server";
 
 const TITLES: Record<string, string> = {
@@ -24,13 +24,13 @@ const TITLES: Record<string, string> = {
   answer: "Error answering invitation",
 };
 
-/** Intents that change who is in the team or what they may do: owners and admins (manage members). */
-const MEMBER_MANAGEMENT = new Set(["rename", "invite", "revoke", "member-update", "member-remove"]);
+/** Intents that change the team or its invitations: owners and admins (manage members); changing a member is checked once the member is found. */
+const MEMBER_MANAGEMENT = new Set(["rename", "invite", "revoke"]);
 
-/** The member a form names; an id that is not one is a member not found. */
-function memberIdOf(form: FormData): UserId {
+/** The member of `teamId` a form names; anyone else, or an id that is not one, is a member not found. */
+async function memberIdOf(context: AppLoadContext, teamId: TeamId, form: FormData): Promise<UserId> {
   const userId = parseId<UserId>(form.get("userId"));
-  if (!userId) throw new DomainError("not_found", "Member not found");
+  if (!userId || !(await memberRole(context.db, teamId, userId))) throw new DomainError("not_found", "Member not found");
   return userId;
 }
 
@@ -43,11 +43,12 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
   const intent = String(form.get("intent") ?? "");
   const title = TITLES[intent] ?? "Error";
   if (!TITLES[intent]) return actionFail(title, "Unknown action.", 400);
-  if (MEMBER_MANAGEMENT.has(intent) && !auth.team.permissions.includes("manage_members")) {
-    return actionFail(title, teamPermissionMessage(auth.team, "manage_members"), 403);
-  }
   const team = auth.team;
   try {
+    // An intent naming a member looks them up first (memberIdOf): someone outside the team is the
+    // same 404 whatever the asker may do. The others are refused at once.
+    const refused = () => actionFail(title, teamPermissionMessage(team, "manage_members"), 403);
+    if (MEMBER_MANAGEMENT.has(intent) && !team.permissions.includes("manage_members")) return refused();
     switch (intent) {
       case "rename": {
         const name = parseTeamName(form.get("name"));
@@ -73,21 +74,23 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
         return actionOk({ type: "success", title: "Invitation revoked", description: `The link sent to ${invitation.email} no longer works.` });
       }
       case "member-update": {
-        const userId = memberIdOf(form);
+        const userId = await memberIdOf(context, team.id, form);
+        if (!team.permissions.includes("manage_members")) return refused();
         const access = parseMemberAccess({ role: form.get("role"), permissions: form.getAll("permissions").map(String) });
         await updateTeamMember(context.db, { teamId: team.id, userId, ...access });
         await recordPortalAudit(context, auth, { action: "member.update", target: await memberLabel(context.db, userId), detail: { role: access.role, permissions: access.permissions ?? null } });
         return actionOk({ type: "success", title: "Access updated" });
       }
       case "member-remove": {
-        const userId = memberIdOf(form);
+        const userId = await memberIdOf(context, team.id, form);
+        if (!team.permissions.includes("manage_members")) return refused();
         const target = await memberLabel(context.db, userId);
         await removeTeamMember(context.db, { teamId: team.id, userId });
         await recordPortalAudit(context, auth, { action: "member.remove", target });
         return actionOk({ type: "success", title: "Member removed", description: `${target} no longer has access to ${team.name}.` });
       }
       case "transfer": {
-        const userId = memberIdOf(form);
+        const userId = await memberIdOf(context, team.id, form);
         const target = await memberLabel(context.db, userId);
         await transferTeamOwnership(context.db, { teamId: team.id, fromUserId: auth.user.id, toUserId: userId });
         await recordPortalAudit(context, auth, { action: "team.transfer", target });

@@ -51,12 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
   const chosenMembers = form.getAll("members").map(String);
-  if ((intent === "members" || chosenMembers.length) && !viewer.seesAll) {
-    return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
-  }
   if (intent === "open") {
     const server = await findServerForTeam(context.db, auth.team.id, parseServerId(form.get("serverId")));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
+    if (chosenMembers.length && !viewer.seesAll) return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
     try {
       // Who may see it is checked before the case exists, so a wrong choice leaves no case behind.
       const members = await teamMemberIds(context.db, auth.team.id, chosenMembers);
@@ -73,9 +71,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionFail("Error opening case", error.message, 400);
     }
   }
+  if (intent !== "members" && intent !== "close" && intent !== "reopen") return actionFail("Error", "Unknown action.", 400);
+  // The case before anything else: another team's case, or one hidden from this member, is the same 404 for everyone.
+  const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
+  if (!found) return actionFail("Error", "Case not found", 404);
   if (intent === "members") {
-    const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
-    if (!found) return actionFail("Error", "Case not found", 404);
+    if (!viewer.seesAll) return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
     try {
       const count = await setCaseMembers(context.db, { caseId: found.id, teamId: auth.team.id, userIds: chosenMembers });
       await recordPortalAudit(context, auth, { action: "case.members", target: `Case ${found.number}`, serverId: found.serverId, detail: { members: chosenMembers } });
@@ -85,18 +86,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionFail("Error", error.message, 400);
     }
   }
-  if (intent === "close" || intent === "reopen") {
-    const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
-    if (!found) return actionFail("Error", "Case not found", 404);
-    await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
-    await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
-    return actionOk({
-      type: "success",
-      title: intent === "close" ? "Case closed" : "Case reopened",
-      description: intent === "close" ? "Its files follow the retention rules again and can be deleted." : "Its files are kept and cannot be deleted while it is open.",
-    });
-  }
-  return actionFail("Error", "Unknown action.", 400);
+  await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
+  await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
+  return actionOk({
+    type: "success",
+    title: intent === "close" ? "Case closed" : "Case reopened",
+    description: intent === "close" ? "Its files follow the retention rules again and can be deleted." : "Its files are kept and cannot be deleted while it is open.",
+  });
 }
 
 type MemberChoice = { id: string; name: string };

@@ -71,8 +71,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const auth = await requireTeam(request, context, "view_media");
-  const fileId = parseId<FileId>(params.fileId);
-  if (!fileId) return actionFail("Error", "File not found", 404);
+  // The file before anything else: another team's file, or none, is the same 404 whatever the member may do.
+  const file = await findFileDetails(context.db, auth.team.id, parseId<FileId>(params.fileId));
+  if (!file) return actionFail("Error", "File not found", 404);
+  const fileId = file.id;
   const form = await request.formData();
   form.delete("id");
   form.set("id", fileId);
@@ -110,8 +112,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   if (form.get("intent") === "addToCase") {
     const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), caseViewerOf(auth.user.id, auth.team.permissions));
-    const file = found ? await findFileDetails(context.db, auth.team.id, fileId) : undefined;
-    if (!found || !file || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
+    if (!found || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
     try {
       await addFilesToCase(context.db, found, [file.id], { userId: auth.user.id });
     } catch (error) {
@@ -129,7 +130,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!isDomainError(error, "plan_unavailable")) throw error;
       return actionFail("Error", error.message, ERROR_STATUS[error.code]);
     }
-    await recordPortalAudit(context, auth, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [params.fileId], keep } });
+    await recordPortalAudit(context, auth, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [fileId], keep } });
     return actionOk({ type: "success", title: keep ? "Kept forever" : "Retention rules apply", description: keep ? "Retention rules will not delete this file." : "The server's retention rules apply to this file again." });
   }
   return runFileAction(context, auth, form);

@@ -18,11 +18,11 @@ import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
-import { listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
+import { assertTeamDataset, listDatasetsForTeam, setDatasetRetention } from "~/services/logs/log-datasets.server";
 import { logEntriesThisMonth } from "~/services/logs/log-volume.server";
 import { deleteSavedLogQuery, listSavedLogQueries, saveLogQuery } from "~/services/logs/log-saved-queries.server";
-import { createLogForward, deleteLogForward, listLogForwards } from "~/services/logs/log-forwards.server";
-import { createLogAlert, deleteLogAlert, listLogAlerts } from "~/services/logs/log-alerts.server";
+import { createLogForward, deleteLogForward, hasLogForward, listLogForwards } from "~/services/logs/log-forwards.server";
+import { createLogAlert, deleteLogAlert, hasLogAlert, listLogAlerts } from "~/services/logs/log-alerts.server";
 import { parseDiscordWebhookUrl, parseLogRule } from "~/services/logs/log-rules.server";
 import { ForwardsAndAlerts } from "~/components/logs/forwards-and-alerts";
 import { decodeLogCursor, logFiltersOf, searchLogs } from "~/services/logs/log-search.server";
@@ -84,9 +84,16 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionOk({ type: "success", title: "Saved search removed" });
     }
     if (!["retention", "add-forward", "delete-forward", "add-alert", "delete-alert"].includes(intent)) return actionFail("Error", "Unknown action.", 400);
+    const datasetId = String(form.get("datasetId") ?? "");
+    // What the form names first: another team's dataset, forward or alert is the same 404 whatever the member may do.
+    if (intent === "delete-forward" || intent === "delete-alert") {
+      const id = String(form.get("id") ?? "");
+      if (!(await (intent === "delete-forward" ? hasLogForward : hasLogAlert)(context.db, team.id, id))) return actionFail("Error", "It is already gone.", 404);
+    } else {
+      await assertTeamDataset(context.db, team.id, datasetId);
+    }
     if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
     const rule = () => parseLogRule({ minLevel: form.get("minLevel"), resource: form.get("resource"), contains: form.get("contains") });
-    const datasetId = String(form.get("datasetId") ?? "");
     const audit = (what: string) => recordPortalAudit(context, auth, { action: "logs.settings", target: what });
     if (intent === "add-forward") {
       await createLogForward(context.db, { teamId: team.id, datasetId, webhookUrl: parseDiscordWebhookUrl(form.get("webhookUrl"), context.config.DISCORD_API_BASE), rule: rule() });

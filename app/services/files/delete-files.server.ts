@@ -21,8 +21,12 @@ export async function deleteServerFile(
   options: { evenInOpenCase?: boolean } = {},
 ): Promise<FileRecord | undefined> {
   const deleted = await ctx.db.transaction().execute(async (trx) => {
-    // Evidence stays while its case is open (an admin's takedown and the storage repair excepted); the
-    // lock keeps a concurrent "add to case" from racing the delete.
+    // Ownership before any other refusal: another server's file reads as missing, whatever case
+    // holds it (its case number is not this caller's to learn). The row lock keeps a concurrent
+    // "add to case" (its foreign key) waiting until the delete is done.
+    const owned = await trx.selectFrom("files").select("id").where("id", "=", fileId).where("server_id", "=", serverId).forUpdate().executeTakeFirst();
+    if (!owned) return undefined;
+    // Evidence stays while its case is open (an admin's takedown and the storage repair excepted).
     const held = options.evenInOpenCase
       ? undefined
       : await trx

@@ -71,6 +71,26 @@ export async function findFileDetails(db: Db, teamId: TeamId, fileId: FileId | u
   };
 }
 
+/** A file as the audit trail names it: its id and the name the team knows it by. */
+export interface NamedFile {
+  id: FileId;
+  name: string;
+  serverId: ServerId;
+}
+
+/** The team's files among `fileIds`, with their names; another team's files and unknown ids are left out. */
+export async function findTeamFiles(db: Db, teamId: TeamId, fileIds: readonly FileId[]): Promise<NamedFile[]> {
+  if (fileIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("files")
+    .select(["id", "original_filename", "server_id"])
+    .where("team_id", "=", teamId)
+    .where("id", "in", [...new Set(fileIds)])
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => ({ id: row.id, name: row.original_filename, serverId: row.server_id }));
+}
+
 function ownedIds(fileIds: readonly FileId[]): FileId[] {
   return [...new Set(fileIds)];
 }

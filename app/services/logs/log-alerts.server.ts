@@ -95,6 +95,12 @@ export async function createLogAlert(db: Db, discordApiBase: string, input: Aler
     .execute();
 }
 
+/** Whether `id` names an alert of one of the team's datasets. */
+export async function hasLogAlert(db: Db, teamId: TeamId, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return Boolean(await db.selectFrom("log_alerts").select("id").where("id", "=", id).where("dataset_id", "in", teamDatasetIds(db, teamId)).executeTakeFirst());
+}
+
 export async function deleteLogAlert(db: Db, teamId: TeamId, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db

@@ -37,6 +37,12 @@ export async function createLogForward(db: Db, input: { teamId: TeamId; datasetI
   dropForwardsCache(db);
 }
 
+/** Whether `id` names a forward of one of the team's datasets. */
+export async function hasLogForward(db: Db, teamId: TeamId, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  return Boolean(await db.selectFrom("log_forwards").select("id").where("id", "=", id).where("dataset_id", "in", teamDatasetIds(db, teamId)).executeTakeFirst());
+}
+
 export async function deleteLogForward(db: Db, teamId: TeamId, id: string): Promise<boolean> {
   if (!isUuid(id)) return false;
   const result = await db

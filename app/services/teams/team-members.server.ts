@@ -36,7 +36,7 @@ export function parseMemberAccess(input: { role: unknown; permissions?: unknown 
 }
 
 /** A member's role in the team; undefined for anyone else. */
-async function memberRole(db: Db, teamId: TeamId, userId: UserId): Promise<TeamRole | undefined> {
+export async function memberRole(db: Db, teamId: TeamId, userId: UserId): Promise<TeamRole | undefined> {
   const row = await db.selectFrom("team_members").select("role").where("team_id", "=", teamId).where("user_id", "=", userId).executeTakeFirst();
   return row?.role;
 }
@@ -100,8 +100,8 @@ export async function transferTeamOwnership(db: Db, input: { teamId: TeamId; fro
   await db.transaction().execute(async (trx) => {
     const team = await trx.selectFrom("teams").select("owner_user_id").where("id", "=", input.teamId).forUpdate().executeTakeFirst();
     if (!team) throw new DomainError("not_found", "Team not found");
-    if (team.owner_user_id !== input.fromUserId) throw new DomainError("permission_denied", "Only the owner can transfer the team");
     if (!(await memberRole(trx, input.teamId, input.toUserId))) throw new DomainError("not_found", "The new owner must be a member of the team");
+    if (team.owner_user_id !== input.fromUserId) throw new DomainError("permission_denied", "Only the owner can transfer the team");
     await trx.updateTable("teams").set({ owner_user_id: input.toUserId }).where("id", "=", input.teamId).execute();
     await trx
       .updateTable("team_members")
