@@ -51,8 +51,9 @@ export interface TestServerOptions {
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.prepared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "stash-test-"));
   const database = options.prepared?.database ?? (await createTestDatabase({ migrated: true }));
-  // On PGlite the server opens a copy of the run's migrated data directory under dataDir/db.
-  const onPgliteCopy = !options.prepared && !database.url && copyPgliteTemplate(dataDir);
+  // On PGlite the server opens a copy of the run's migrated data directory under dataDir/db; a test
+  // that names its own DATA_DIR (a small tmpfs, say) keeps the database in memory, out of its way.
+  const onPgliteCopy = !options.prepared && !database.url && !env.DATA_DIR && copyPgliteTemplate(dataDir);
   const port = options.prepared?.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
