@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { postForm, readToast, type SignedInUser } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { staffTeam, type StaffTeam } from "../helpers/teams.ts";
+import { createKeyAs, staffTeam, type StaffTeam } from "../helpers/teams.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 
 /** The audit trail's rows as the owner reads them on /audit: actor, action, target. */
@@ -50,5 +50,57 @@ describe("roles in a staff team", () => {
     const trail = await auditRows(server, team.owner);
     expect(trail).toContainEqual(["The admin", "Closed a case", "Case XT-0020"]);
     expect(trail).toContainEqual([`${team.name} Owner`, "Reopened a case", "Case XT-0020"]);
+  });
+
+  test("a key can carry only the permissions of the member who makes or regenerates it", async ({ server }) => {
+    const team = await staffTeam(server, "Chumash");
+    const keysOf = async () => (await server.ctx.db.selectFrom("api_keys").select(["name", "permissions", "key_prefix"]).where("team_id", "=", team.id).orderBy("created_at").execute());
+    const before = await keysOf();
+
+    // "Manage keys" is not every permission: the developer holds no "Delete media".
+    const refused = await createKeyAs(server, team.developer, team.serverId, { name: "Wipe script", permissions: ["upload", "read", "delete"] });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "permission_denied", permission: "delete", requires: "delete_media", error: expect.stringContaining('"Delete media"') });
+    const viaForm = await postForm(server, "/api-keys", { intent: "create", name: "Wipe script", serverId: team.serverId, permissions: ["upload", "delete"], expiresIn: "never" }, { cookie: team.developer.cookie });
+    expect(viaForm.status).toBe(403);
+    expect(readToast(viaForm)?.description).toContain('"Delete media"');
+    expect(await keysOf()).toEqual(before);
+
+    // What the developer may do, a key of theirs may do.
+    const allowed = await createKeyAs(server, team.developer, team.serverId, { name: "Dev script", permissions: ["upload", "read", "logs:write"] });
+    expect(allowed.status).toBe(201);
+    const devKey = (await allowed.json()) as { api_key: string; data: { id: string } };
+    // Nor can they widen it later, or take a new secret of the owner's delete-capable key.
+    const widened = await server.request(`/api/keys/${devKey.data.id}`, { method: "PUT", headers: { Cookie: team.developer.cookie, Origin: server.url, "Content-Type": "application/json" }, body: JSON.stringify({ permissions: ["read", "delete"] }) });
+    expect(widened.status).toBe(403);
+    const ownersKey = before.find((k) => k.name === "Owner's script")!;
+    const ownersKeyId = (await server.ctx.db.selectFrom("api_keys").select("id").where("team_id", "=", team.id).where("name", "=", "Owner's script").executeTakeFirstOrThrow()).id;
+    const regenerate = await server.request("/api/keys", { method: "POST", headers: { Cookie: team.developer.cookie, Origin: server.url, "Content-Type": "application/json" }, body: JSON.stringify({ key_id: ownersKeyId, operation: "regenerate" }) });
+    expect(regenerate.status).toBe(403);
+    expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: ownersKeyId }, { cookie: team.developer.cookie })).status).toBe(403);
+    expect((await keysOf()).find((k) => k.name === "Owner's script")).toEqual(ownersKey);
+    expect((await server.request("/api/search", { headers: { "x-api-key": team.key } })).status).toBe(200);
+
+    // So the developer's key cannot delete the team's files through the script API.
+    const shot = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": devKey.api_key }, body: form([{ field: "file", data: await png(20, 20), filename: "a.png", type: "image/png" }]) });
+    expect(shot.status).toBe(201);
+    const { id } = (await shot.json()) as { id: string };
+    expect((await server.request(`/api/files/${id}`, { method: "DELETE", headers: { "x-api-key": devKey.api_key } })).status).toBe(403);
+
+    // The key page offers only what the developer may give, and says why.
+    const page = (await (await server.request("/api-keys", { headers: { Cookie: team.developer.cookie } })).text()).replace(/<!-- -->/g, "").replace(/&quot;/g, "\"");
+    expect(page).toMatch(/<input type="checkbox" disabled=""[^>]*value="delete"\/>/);
+    expect(page).toContain('Delete needs "Delete media"');
+
+    // A member given "Manage keys" alone may make no key at all that reads, writes or logs.
+    expect((await postForm(server, "/team", { intent: "member-update", userId: team.member.user.id, role: "member", permissions: ["manage_keys"] }, { cookie: team.owner.cookie })).status).toBe(200);
+    for (const [permission, requires] of [["upload", "view_media"], ["read", "view_media"], ["logs:write", "view_logs"]] as const) {
+      const res = await createKeyAs(server, team.member, team.serverId, { name: "x", permissions: [permission] });
+      expect(res.status, permission).toBe(403);
+      expect(await res.json()).toMatchObject({ permission, requires });
+    }
+    // Granted "Delete media", the developer may give it.
+    expect((await postForm(server, "/team", { intent: "member-update", userId: team.developer.user.id, role: "developer", permissions: ["view_media", "delete_media", "manage_keys"] }, { cookie: team.owner.cookie })).status).toBe(200);
+    expect((await createKeyAs(server, team.developer, team.serverId, { name: "Cleanup", permissions: ["read", "delete"] })).status).toBe(201);
   });
 });
