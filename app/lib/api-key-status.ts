@@ -1,7 +1,25 @@
+import type { TeamPermission } from "~/lib/team-roles";
+
 /** What a key may do; a new key gets upload and read unless its owner chooses otherwise. */
 export const API_KEY_PERMISSIONS = ["upload", "read", "delete", "logs:write"] as const;
 export type ApiKeyPermission = (typeof API_KEY_PERMISSIONS)[number];
 export const DEFAULT_API_KEY_PERMISSIONS: ApiKeyPermission[] = ["upload", "read"];
+
+/**
+ * The team permission a member needs to give a key each permission: a key never does more than the
+ * member who makes or regenerates it may do in the portal (docs/decisions/098).
+ */
+export const KEY_PERMISSION_REQUIRES: Record<ApiKeyPermission, TeamPermission> = {
+  upload: "view_media",
+  read: "view_media",
+  delete: "delete_media",
+  "logs:write": "view_logs",
+};
+
+/** The key permissions a member holding `held` may give. */
+export function grantableKeyPermissions(held: readonly TeamPermission[]): ApiKeyPermission[] {
+  return API_KEY_PERMISSIONS.filter((permission) => held.includes(KEY_PERMISSION_REQUIRES[permission]));
+}
 
 export const API_KEY_PERMISSION_LABELS: Record<ApiKeyPermission, string> = {
   upload: "Upload",

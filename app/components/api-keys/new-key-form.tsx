@@ -7,7 +7,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Input } from "~/components/ui/input";
 import { Label } from "~/components/ui/label";
 import type { ActionResult } from "~/lib/action-result";
-import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES, API_KEY_PERMISSION_LABELS, API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS } from "~/lib/api-key-status";
+import {
+  API_KEY_EXPIRY_OPTIONS,
+  API_KEY_MESSAGES,
+  API_KEY_PERMISSION_LABELS,
+  API_KEY_PERMISSIONS,
+  DEFAULT_API_KEY_PERMISSIONS,
+  KEY_PERMISSION_REQUIRES,
+  type ApiKeyPermission,
+} from "~/lib/api-key-status";
+import { PERMISSION_LABELS } from "~/lib/team-roles";
 import { NativeSelect } from "~/components/api-keys/native-select";
 
 export interface RevealedKey {
@@ -19,10 +28,13 @@ export interface RevealedKey {
 export function NewKeyForm({
   servers,
   selectedServerId,
+  grantable,
   onCreated,
 }: {
   servers: { id: string; name: string }[];
   selectedServerId: string | null;
+  /** The permissions this member may give a key: the others are shown, but cannot be ticked. */
+  grantable: readonly ApiKeyPermission[];
   onCreated: (key: RevealedKey) => void;
 }) {
   const fetcher = useFetcher<ActionResult & Partial<RevealedKey>>();
@@ -82,20 +94,29 @@ export function NewKeyForm({
           <fieldset className="grid gap-2" disabled={noServers}>
             <legend className="mb-2 text-sm font-medium">Permissions</legend>
             <div className="flex flex-wrap gap-x-5 gap-y-2">
-              {API_KEY_PERMISSIONS.map((permission) => (
-                <label key={permission} className="flex cursor-pointer items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="permissions"
-                    value={permission}
-                    defaultChecked={DEFAULT_API_KEY_PERMISSIONS.includes(permission)}
-                    className="h-4 w-4 shrink-0 accent-primary"
-                  />
-                  {API_KEY_PERMISSION_LABELS[permission]}
-                </label>
-              ))}
+              {API_KEY_PERMISSIONS.map((permission) => {
+                const allowed = grantable.includes(permission);
+                return (
+                  <label key={permission} className={`flex items-center gap-2 text-sm ${allowed ? "cursor-pointer" : "text-muted-foreground"}`}>
+                    <input
+                      type="checkbox"
+                      name="permissions"
+                      value={permission}
+                      defaultChecked={allowed && DEFAULT_API_KEY_PERMISSIONS.includes(permission)}
+                      disabled={!allowed}
+                      className="h-4 w-4 shrink-0 accent-primary"
+                    />
+                    {API_KEY_PERMISSION_LABELS[permission]}
+                  </label>
+                );
+              })}
             </div>
             <p className="text-xs text-muted-foreground">Read lists and fetches files; Delete lets a script remove them.</p>
+            {grantable.length < API_KEY_PERMISSIONS.length ? (
+              <p className="text-xs text-muted-foreground" data-testid="key-permission-limit">
+                A key can do only what you may: {API_KEY_PERMISSIONS.filter((p) => !grantable.includes(p)).map((p) => `${API_KEY_PERMISSION_LABELS[p]} needs "${PERMISSION_LABELS[KEY_PERMISSION_REQUIRES[p]]}"`).join("; ")}.
+              </p>
+            ) : null}
           </fieldset>
           <div className="grid gap-2 self-start">
             <Label htmlFor="key-expiry">Expires</Label>

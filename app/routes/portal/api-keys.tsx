@@ -5,10 +5,11 @@ import { KeyList } from "~/components/api-keys/key-list";
 import { NewKeyForm, type RevealedKey } from "~/components/api-keys/new-key-form";
 import { LoadError } from "~/components/portal/load-error";
 import { PageHeader } from "~/components/portal/page-header";
-import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES } from "~/lib/api-key-status";
+import { API_KEY_EXPIRY_OPTIONS, API_KEY_MESSAGES, grantableKeyPermissions } from "~/lib/api-key-status";
 import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
-import { createApiKey, deleteApiKey, findApiKeyForTeam, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { assertKeyWithinMaker, createApiKey, deleteApiKey, findApiKeyForTeam, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
+import { ERROR_STATUS } from "~/http/api-response.server";
 import { recordKeyEvent } from "~/http/portal-audit.server";
 import { keyEvent } from "~/services/api-keys/key-manager.server";
 import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
@@ -40,6 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     baseUrl: context.config.appUrl,
     servers: servers.map((s) => ({ id: s.id, name: s.name })),
     selectedServerId: servers.find((s) => s.id === wanted)?.id ?? servers[0]?.id ?? null,
+    // A key can do only what the member making it may do.
+    grantable: grantableKeyPermissions(team.permissions),
     keys: keys.map((k) => ({
       id: k.id,
       name: k.name,
@@ -93,10 +96,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!server) return actionFail("Error creating API key", "Server not found", 404);
       let created: Awaited<ReturnType<typeof createApiKey>>;
       try {
+        assertKeyWithinMaker(permissions, auth.team);
         const scopes = parseKeyScopes({ categories: String(form.get("categories") ?? ""), max_file_mb: String(form.get("maxFileMb") ?? ""), allowed_ips: String(form.get("allowedIps") ?? "") });
         created = await createApiKey(context.db, { serverId: server.id, teamId: auth.team.id, name, permissions, expiresAt, scopes });
       } catch (error) {
-        if (isDomainError(error, "invalid_request")) return actionFail("Error creating API key", error.message, 400);
+        if (isDomainError(error, "invalid_request", "permission_denied")) return actionFail("Error creating API key", error.message, ERROR_STATUS[error.code]);
         throw error;
       }
       context.knownCredentials.rememberApiKey(created.secret);
@@ -108,7 +112,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const keyId = parseId<ApiKeyId>(form.get("keyId"));
     if (intent === "regenerate") {
-      const regenerated = keyId ? await regenerateApiKey(context.db, auth.team.id, keyId).catch(() => undefined) : undefined;
+      const existing = keyId ? await findApiKeyForTeam(context.db, auth.team.id, keyId) : undefined;
+      if (!existing) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
+      // The new secret goes to this member: the key may carry only what they may do.
+      try {
+        assertKeyWithinMaker(existing.permissions, auth.team);
+      } catch (error) {
+        if (isDomainError(error, "permission_denied")) return actionFail("Error regenerating API key", error.message, 403);
+        throw error;
+      }
+      const regenerated = await regenerateApiKey(context.db, auth.team.id, existing.id);
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);
       context.knownCredentials.rememberApiKey(regenerated.secret);
       await recordKeyEvent(context, auth, keyEvent("key.regenerate", regenerated.key));
@@ -133,7 +146,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ApiKeys({ loaderData }: Route.ComponentProps) {
-  const { servers, keys, selectedServerId, baseUrl, appName } = loaderData;
+  const { servers, keys, selectedServerId, grantable, baseUrl, appName } = loaderData;
   const [revealed, setRevealed] = useState<RevealedKey | null>(null);
   const [guideServerId, setGuideServerId] = useState<string | null>(selectedServerId);
   const onSecret = (value: RevealedKey) => {
@@ -144,7 +157,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <PageHeader title="API Keys" description="Keys let your game server's scripts upload and fetch files." />
       {revealed ? <KeyBanner secret={revealed.secret} keyName={revealed.keyName} onDismiss={() => setRevealed(null)} /> : null}
-      <NewKeyForm servers={servers} selectedServerId={selectedServerId} onCreated={onSecret} />
+      <NewKeyForm servers={servers} selectedServerId={selectedServerId} grantable={grantable} onCreated={onSecret} />
       <KeyList keys={keys} onRegenerated={onSecret} />
       <IntegrationGuide
         baseUrl={baseUrl}

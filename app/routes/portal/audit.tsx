@@ -171,7 +171,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                 <span className="font-medium" data-testid="audit-action">
                   {auditActionLabel(entry.action)}
                 </span>
-                {entry.target ? <span className="break-words text-muted-foreground">{` · ${entry.target}`}</span> : null}
+                {entry.target ? <span className="break-words text-muted-foreground" data-testid="audit-target">{` · ${entry.target}`}</span> : null}
               </span>
               <span className="min-w-0 truncate text-muted-foreground">{entry.serverName ?? "—"}</span>
               <span className="flex items-center gap-2 text-xs text-muted-foreground">

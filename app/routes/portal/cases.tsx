@@ -42,6 +42,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     cases: cases.map((c) => ({ ...c, memberIds: restricted.get(c.id) ?? [] })),
     // Owners and admins choose who may see a case; everyone else sees the cases open to them.
     members: members.map((m) => ({ id: m.userId, name: m.displayName ?? m.email ?? "Member" })),
+    // Closing releases evidence for deletion, so it needs what deleting needs (as the API's delete permission).
+    mayCloseCases: team.permissions.includes("delete_media"),
   };
 }
 
@@ -86,6 +88,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       return actionFail("Error", error.message, 400);
     }
   }
+  // Closing lets the case's files be deleted and expire, and reopening locks them again: either is a
+  // decision about deleting evidence, so it needs "delete media", as the API needs a delete key.
+  if (!auth.team.permissions.includes("delete_media")) return actionFail("Error", teamPermissionMessage(auth.team, "delete_media"), 403);
   await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
   await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
   return actionOk({
@@ -200,7 +205,7 @@ function StatusButton({ caseId, open }: { caseId: CaseId; open: boolean }) {
 }
 
 export default function Cases({ loaderData }: Route.ComponentProps) {
-  const { servers, cases, members } = loaderData;
+  const { servers, cases, members, mayCloseCases } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeader title="Evidence Cases" description="Numbered cases that keep evidence safe from retention and deletion, exported with a signed manifest." />
@@ -238,7 +243,7 @@ export default function Cases({ loaderData }: Route.ComponentProps) {
                     <Download aria-hidden /> Export
                   </a>
                 </Button>
-                <StatusButton caseId={c.id} open={c.status === "open"} />
+                {mayCloseCases ? <StatusButton caseId={c.id} open={c.status === "open"} /> : null}
               </div>
             </li>
           ))}

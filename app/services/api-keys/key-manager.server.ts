@@ -5,6 +5,7 @@ import type { Db } from "../../../db/index";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
 import {
+  assertKeyWithinMaker,
   createApiKey,
   deleteApiKey,
   findApiKeyForTeam,
@@ -16,6 +17,7 @@ import {
 import { findServerForTeam, listServersForTeam } from "~/services/servers/servers.server";
 import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
 import { parseId, parseServerId } from "~/services/platform/ids.server";
+import type { CurrentTeam } from "~/lib/team-roles";
 
 /**
  * The portal's key manager over JSON (`/api/keys`), shaped like the spec's api-key-manager:
@@ -84,9 +86,10 @@ export const keyEvent = (action: KeyEvent["action"], key: Pick<ApiKeySummary, "i
  */
 export async function runKeyManagerPost(
   db: Db,
-  teamId: TeamId,
+  team: CurrentTeam,
   body: unknown,
 ): Promise<{ status: number; body: Record<string, unknown>; event: KeyEvent; secret?: string }> {
+  const teamId = team.id;
   if (body && typeof body === "object" && "operation" in body) {
     const parsed = operationSchema.safeParse(body);
     if (!parsed.success) throw invalid(parsed.error);
@@ -98,6 +101,10 @@ export async function runKeyManagerPost(
       if (!existing || !(await deleteApiKey(db, teamId, keyId))) throw keyNotFound();
       return { status: 200, body: { data: { id: keyId } }, event: keyEvent("key.delete", existing) };
     }
+    // A new secret is the key in the member's hands: it may carry only what they may do.
+    const existing = await findApiKeyForTeam(db, teamId, keyId);
+    if (!existing) throw keyNotFound();
+    assertKeyWithinMaker(existing.permissions, team);
     const regenerated = await regenerateApiKey(db, teamId, keyId);
     if (!regenerated) throw keyNotFound();
     const [key] = await withServerNames(db, teamId, [regenerated.key]);
@@ -115,6 +122,7 @@ export async function runKeyManagerPost(
   const scopes = parseKeyScopes(input);
   const server = await findServerForTeam(db, teamId, parseServerId(input.server_id));
   if (!server) throw new DomainError("not_found", "Server not found");
+  assertKeyWithinMaker(input.permissions ?? DEFAULT_API_KEY_PERMISSIONS, team);
   const created = await createApiKey(db, {
     scopes,
     serverId: server.id,
@@ -128,11 +136,13 @@ export async function runKeyManagerPost(
 }
 
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
-export async function updateManagedKey(db: Db, teamId: TeamId, keyId: ApiKeyId | undefined, body: unknown): Promise<ManagedApiKey> {
-  if (!keyId) throw keyNotFound();
+export async function updateManagedKey(db: Db, team: CurrentTeam, keyId: ApiKeyId | undefined, body: unknown): Promise<ManagedApiKey> {
+  const teamId = team.id;
+  if (!keyId || !(await findApiKeyForTeam(db, teamId, keyId))) throw keyNotFound();
   const parsed = updateSchema.safeParse(body ?? {});
   if (!parsed.success) throw invalid(parsed.error);
   const input = parsed.data;
+  if (input.permissions !== undefined) assertKeyWithinMaker(input.permissions, team);
   const updated = await updateApiKey(db, teamId, keyId, {
     scopes: parseKeyScopes(input),
     name: input.name,

@@ -3,7 +3,8 @@ import type { Db } from "../../../db/index";
 import { quotaBytesSql } from "~/services/billing/quota.server";
 import type { KeyScopes } from "~/services/api-keys/key-scopes.server";
 import type { ApiKey } from "../../../db/schema";
-import { API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, type ApiKeyPermission } from "~/lib/api-key-status";
+import { API_KEY_PERMISSION_LABELS, API_KEY_PERMISSIONS, DEFAULT_API_KEY_PERMISSIONS, KEY_PERMISSION_REQUIRES, type ApiKeyPermission } from "~/lib/api-key-status";
+import { PERMISSION_LABELS, type CurrentTeam } from "~/lib/team-roles";
 import { randomString, sha256Hex } from "~/services/platform/ids.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import type { ApiKeyId, ServerId, TeamId } from "~/lib/ids";
@@ -44,6 +45,21 @@ export function normalisePermissions(input: readonly string[] | undefined): ApiK
     if (!(API_KEY_PERMISSIONS as readonly string[]).includes(p)) throw new DomainError("invalid_request", `Unknown permission "${p}" (use ${API_KEY_PERMISSIONS.join(", ")})`);
   }
   return API_KEY_PERMISSIONS.filter((p) => wanted.has(p));
+}
+
+/**
+ * A 403 naming the first key permission the member may not give (a key never does more than its
+ * maker may): upload and read need "View media", delete "Delete media", logs:write "View logs".
+ */
+export function assertKeyWithinMaker(permissions: readonly string[], maker: Pick<CurrentTeam, "name" | "permissions">): void {
+  const refused = normalisePermissions(permissions).find((permission) => !maker.permissions.includes(KEY_PERMISSION_REQUIRES[permission]));
+  if (!refused) return;
+  const needs = KEY_PERMISSION_REQUIRES[refused];
+  throw new DomainError(
+    "permission_denied",
+    `You cannot give a key the "${API_KEY_PERMISSION_LABELS[refused]}" (${refused}) permission: it needs "${PERMISSION_LABELS[needs]}", which your role in ${maker.name} does not have. A key can only do what you may.`,
+    { permission: refused, requires: needs },
+  );
 }
 
 const summaryColumns = [

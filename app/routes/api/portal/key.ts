@@ -15,7 +15,7 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   return withSession(request, context, async (auth) => {
     if (request.method === "PUT") {
-      const key = await updateManagedKey(context.db, auth.team.id, parseId<ApiKeyId>(params.id), await readJsonBody(request));
+      const key = await updateManagedKey(context.db, auth.team, parseId<ApiKeyId>(params.id), await readJsonBody(request));
       await recordKeyEvent(context, auth, keyEvent("key.update", key));
       return apiSuccess({ data: key });
     }

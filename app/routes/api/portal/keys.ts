@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST", "Use GET or POST on /api/keys");
   return withSession(request, context, async (auth) => {
-    const result = await runKeyManagerPost(context.db, auth.team.id, await readJsonBody(request));
+    const result = await runKeyManagerPost(context.db, auth.team, await readJsonBody(request));
     if (result.secret) context.knownCredentials.rememberApiKey(result.secret);
     await recordKeyEvent(context, auth, result.event);
     return apiSuccess(result.body, { status: result.status });
