@@ -17,7 +17,8 @@ export default defineConfig({
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },
   test: {
-    testTimeout: 30_000,
+    // Under two cores shared with browsers, ffmpeg and a second worker, a heavy test can take 3-4x its quiet time.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
