@@ -13,6 +13,7 @@ import { postForm, signUpAndSignIn } from "../helpers/auth.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import { staffTeam } from "../helpers/teams.ts";
 
 /** A free-plan owner with a server made with the portal's defaults, an MDT key (upload, read) and a supervisor key (delete too). */
 async function department(server: TestServer) {
@@ -173,5 +174,39 @@ describe("evidence cases", () => {
     const evidence = await upload(server, pd.mdt, { category: "mugshots", case: "LSPD-1" }, "reported.png");
     expect(await deleteReportedFile(server.ctx, evidence.body.id)).toBe(true);
     expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", evidence.body.id).executeTakeFirst()).toBeUndefined();
+  });
+
+  test("evidence in an open case stays served and downloadable past its expiry; once the case closes, it expires", async ({ server }) => {
+    const team = await staffTeam(server, "Rockford");
+    const send = async (fields: Record<string, string>, name: string) => {
+      const res = await upload(server, team.key, fields, name);
+      expect(res.status).toBe(201);
+      return res.body as { id: string; url: string };
+    };
+    const kept = await send({ case: "XT-0020", is_public: "false" }, "kept.png");
+    const shown = await send({ case: "XT-0020" }, "shown.png");
+    const loose = await send({}, "loose.png");
+    // Their retention date passed (as on a free plan after 30 days); the sweep keeps the case's files.
+    await server.ctx.db.updateTable("files").set({ expires_at: new Date(Date.now() - 60_000) }).where("server_id", "=", team.serverId).execute();
+    const key = { "x-api-key": team.key };
+    const path = (url: string) => new URL(url).pathname;
+
+    for (const file of [kept, shown]) {
+      expect((await server.request(`/api/download/${file.id}`, { headers: key })).status).toBe(200);
+      expect(await (await server.request(`/api/files/${file.id}`, { headers: key })).json()).toMatchObject({ id: file.id, success: true });
+      expect((await server.request(`/api/media/${file.id}`, { headers: { Cookie: team.member.cookie } })).status).toBe(200);
+    }
+    expect((await server.request(path(shown.url))).status).toBe(200);
+    expect((await server.request(path(kept.url), { headers: key })).status).toBe(200);
+    // A file in no case is gone at its expiry, as before.
+    expect((await server.request(`/api/download/${loose.id}`, { headers: key })).status).toBe(404);
+    expect((await server.request(path(loose.url))).status).toBe(404);
+
+    const evidence = await server.ctx.db.selectFrom("cases").select("id").where("server_id", "=", team.serverId).where("number", "=", "XT-0020").executeTakeFirstOrThrow();
+    expect((await postForm(server, "/cases", { intent: "close", caseId: evidence.id }, { cookie: team.admin.cookie })).status).toBe(200);
+    expect((await server.request(`/api/download/${kept.id}`, { headers: key })).status).toBe(404);
+    expect((await server.request(`/api/files/${kept.id}`, { headers: key })).status).toBe(404);
+    // /f/ keeps a file's record for a few seconds (the cross-instance cache); then it expires there too.
+    await expect.poll(async () => (await server.request(path(shown.url))).status, { timeout: 10_000, interval: 500 }).toBe(404);
   });
 });

@@ -1,11 +1,17 @@
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/index";
-import type { FileRecord } from "../../../db/schema";
+import type { ExpressionBuilder } from "kysely";
+import type { Database, FileRecord } from "../../../db/schema";
 import { FileBodyCache, type FileBodyLimits } from "~/services/files/body-cache.server";
 import type { FileId, ServerId } from "~/lib/ids";
 
 /** What serving needs of a file row; small enough to keep tens of thousands in memory. */
-export type ServedFileRecord = Pick<
+export type ServedFileRecord = ServedColumns & {
+  /** Evidence in an open case: served whatever its expiry, as the retention sweep keeps it. */
+  in_open_case: boolean;
+};
+
+type ServedColumns = Pick<
   FileRecord,
   | "id"
   | "server_id"
@@ -81,8 +87,16 @@ export function enableFileBodyCache(db: Db, limits: FileBodyLimits): FileBodyCac
 /** The key both caches use for /f/{server}/{category}/{filename}. */
 export const filePathKey = (serverId: ServerId, category: string, filename: string) => `${serverId}/${category}/${filename}`;
 
+/** Evidence in an open case (a case's status changes reach a cached record within its TTL). */
+const inOpenCase = (eb: ExpressionBuilder<Database, "files">) =>
+  eb
+    .exists(eb.selectFrom("case_files as cf").innerJoin("cases as c", "c.id", "cf.case_id").select("cf.file_id").whereRef("cf.file_id", "=", "files.id").where("c.status", "=", "open"))
+    .$castTo<boolean>()
+    .as("in_open_case");
+
+/** Not expired, or kept past its expiry as evidence: the sweep deletes neither, so neither is a 404. */
 function isLive(record: ServedFileRecord, now = Date.now()): boolean {
-  return !record.expires_at || new Date(record.expires_at).getTime() > now;
+  return !record.expires_at || new Date(record.expires_at).getTime() > now || record.in_open_case;
 }
 
 /** The live file at /f/{server}/{category}/{filename}, from memory when seen in the last seconds. */
@@ -99,6 +113,7 @@ export async function findFileByPath(
   const row = await db
     .selectFrom("files")
     .select(COLUMNS)
+    .select(inOpenCase)
     .where("server_id", "=", serverId)
     .where("category", "=", category)
     .where("filename", "=", filename)
@@ -119,7 +134,7 @@ export function peekFileByPath(db: Db, key: string): ServedFileRecord | undefine
 }
 
 export async function findFileById(db: Db, id: FileId): Promise<ServedFileRecord | undefined> {
-  const row = await db.selectFrom("files").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  const row = await db.selectFrom("files").select(COLUMNS).select(inOpenCase).where("id", "=", id).executeTakeFirst();
   return row && isLive(row) ? row : undefined;
 }
 
