@@ -57,3 +57,16 @@ export function failedBeforeSending(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => failedBeforeSending(inner, depth + 1))) return true;
   return failedBeforeSending(cause, depth + 1);
 }
+
+/**
+ * True when PostgreSQL itself answered the statement with an error (a `DatabaseError`: severity and
+ * SQLSTATE), an admin shutdown's "terminating connection" included: the statement's implicit
+ * transaction was rolled back, so nothing it wrote was committed. False for a connection that
+ * vanished without an answer, after which the commit may or may not have happened.
+ */
+export function answeredWithError(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const { severity, code, cause } = error as { severity?: unknown; code?: unknown; cause?: unknown };
+  if (typeof severity === "string" && typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return true;
+  return answeredWithError(cause, depth + 1);
+}

@@ -1,7 +1,9 @@
 import { FileStore } from "@tus/file-store";
 import { Server } from "@tus/server";
 import type { FileRecord } from "../../db/schema";
-import { DomainError } from "~/services/platform/domain-error.server";
+import { isDatabaseUnavailable } from "../../db/connection-errors";
+import { isStorageFull, isStorageThrottled } from "../../storage/storage-errors";
+import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
 import { ERROR_STATUS, errorBody } from "~/http/api-response.server";
 import type { AppContext } from "~/services/app-context.server";
 import type { UploadNotes } from "~/services/files/file-views.server";
@@ -37,11 +39,15 @@ function scopeOf(req: Request): ResumableScope {
   return scope;
 }
 
+/** Refusals and outages as the script API answers them (a lost database 503, a full disk 507), not tus's plain 500. */
 async function asTusError<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof DomainError) throw tusError(error);
+    if (isDatabaseUnavailable(error)) throw tusError(ERRORS.databaseUnavailable());
+    if (isStorageFull(error)) throw tusError(ERRORS.insufficientStorage());
+    if (isStorageThrottled(error)) throw tusError(ERRORS.storageUnavailable());
     throw error;
   }
 }

@@ -14,6 +14,7 @@ import { RateLimits } from "~/services/platform/rate-limits.server";
 import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
 import { imageSlotStats } from "~/services/media/image-slots.server";
 import { uploadBuffers } from "~/services/uploads/upload-buffers.server";
+import { InDoubtCommits } from "~/services/uploads/in-doubt-commits.server";
 
 /**
  * Everything a request needs, made once per process by server.ts and handed to every loader
@@ -33,6 +34,8 @@ export interface AppContext {
   apiCalls: ApiCallLog;
   /** Log entries counted toward the plan's monthly volume, written once a second. */
   logVolume: LogVolume;
+  /** Uploads whose commit lost its connection unanswered: their blobs go once the database says the rows do not exist. */
+  inDoubtCommits: InDoubtCommits;
   startedAt: number;
   version: string;
 }
@@ -75,6 +78,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
   const rateLimits = new RateLimits(config.REDIS_URL);
   const apiCalls = new ApiCallLog(handle.db, logger);
   const logVolume = new LogVolume(handle.db, logger);
+  const inDoubtCommits = new InDoubtCommits(handle.db, blobs, logger);
   return {
     config,
     db: handle.db,
@@ -86,9 +90,11 @@ export async function createAppContext(config: Config, options: CreateAppContext
     knownCredentials: new KnownCredentials(handle.db),
     apiCalls,
     logVolume,
+    inDoubtCommits,
     startedAt: Date.now(),
     version,
     async close() {
+      inDoubtCommits.close();
       await apiCalls.close();
       await logVolume.close();
       await rateLimits.close();

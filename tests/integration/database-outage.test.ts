@@ -1,75 +1,19 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
 import { seedAccount, type SeededAccount } from "../helpers/api-seed.ts";
 import { createSessionCookie } from "../helpers/auth.ts";
-import { freePort, startTestServer, type TestServer } from "../helpers/server.ts";
+import { Cluster, initdb } from "../helpers/pg-cluster.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 /**
  * The database going away under a running instance: a private PostgreSQL cluster this test starts,
  * kills (immediate shutdown, as a crash or a failover does) mid-upload and starts again.
  */
-
-const run = promisify(execFile);
-
-function findInitdb(): string | undefined {
-  const root = "/usr/lib/postgresql";
-  if (!fs.existsSync(root)) return undefined;
-  const versions = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a));
-  return versions.map((v) => path.join(root, v, "bin", "initdb")).find((file) => fs.existsSync(file));
-}
-
-const initdb = findInitdb();
-const pgCtl = initdb && path.join(path.dirname(initdb), "pg_ctl");
-const asRoot = process.getuid?.() === 0;
-
-/** PostgreSQL refuses to run as root: the cluster is the postgres user's. */
-function pgRun(command: string, args: string[]) {
-  return asRoot ? run("runuser", ["-u", "postgres", "--", command, ...args]) : run(command, args);
-}
-
-class Cluster {
-  private constructor(
-    readonly dir: string,
-    readonly port: number,
-  ) {}
-
-  static async create(): Promise<Cluster> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "stash-pg-"));
-    if (asRoot) {
-      const { stdout } = await run("id", ["-u", "postgres"]);
-      const uid = Number(stdout.trim());
-      fs.chownSync(dir, uid, uid);
-    }
-    await pgRun(initdb!, ["-D", path.join(dir, "data"), "-A", "trust", "-U", "postgres", "-N"]);
-    return new Cluster(dir, await freePort());
-  }
-
-  get url() {
-    return `postgres://postgres@127.0.0.1:${this.port}/postgres`;
-  }
-
-  start() {
-    const options = `-p ${this.port} -k /tmp -c listen_addresses=127.0.0.1 -c fsync=off`;
-    return pgRun(pgCtl!, ["-D", path.join(this.dir, "data"), "-o", options, "-l", path.join(this.dir, "log"), "-w", "start"]);
-  }
-
-  stop(mode: "immediate" | "fast") {
-    return pgRun(pgCtl!, ["-D", path.join(this.dir, "data"), "-m", mode, "-w", "stop"]);
-  }
-
-  async remove() {
-    await this.stop("fast").catch(() => {});
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -1,5 +1,5 @@
 import { BlobTooLargeError, type BlobBody } from "../../../storage/blob-store";
-import { failedBeforeSending, isDatabaseUnavailable } from "../../../db/connection-errors";
+import { answeredWithError, failedBeforeSending, isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { FileRecord, UploadVia } from "../../../db/schema";
 import { DomainError, ERRORS } from "~/services/platform/domain-error.server";
@@ -270,18 +270,30 @@ export async function discardUploads(ctx: AppContext, uploads: StoredUpload[]): 
 }
 
 /**
+ * Whether a commit that failed on a database outage may still have happened: its statement was sent
+ * (a connection was made) and PostgreSQL never answered it with an error (which would mean rolled back).
+ */
+function commitMayHaveHappened(error: unknown): boolean {
+  return isDatabaseUnavailable(error) && !failedBeforeSending(error) && !answeredWithError(error);
+}
+
+/**
  * Makes stored uploads real, all or none, in one statement (insertUploadedFiles): reserves their
  * total size of the owner's quota (one conditional UPDATE, so concurrent uploads cannot pass it),
- * adds it to the server's usage, inserts the rows and variants and counts the upload. On any
- * failure the blobs are deleted and nothing in the database changed (unless the database went away
- * while the statement ran, when nobody can know yet whether the rows exist).
+ * adds it to the server's usage, inserts the rows and variants and counts the upload. Every upload
+ * path commits here, so this is where a failed commit deletes its blobs, on disk or in S3, at once —
+ * and nothing in the database changed. Only a commit whose connection vanished before PostgreSQL
+ * answered may have happened: a row must never lose its blob, so those blobs go as soon as the database
+ * answers again and says the rows do not exist (InDoubtCommits).
  */
 export async function commitUploads(ctx: AppContext, target: UploadTarget, uploads: StoredUpload[], fields: UploadFields): Promise<(FileRecord & UploadNotes)[]> {
   const now = new Date();
   const category = target.forced?.category ?? fields.category ?? DEFAULT_CATEGORY;
+  let stage: "checks" | "insert" | "committed" = "checks";
   try {
     if (target.keyScopes) assertCategoryInScope(target.keyScopes, category);
     if (fields.caseNumber) await assertCaseAccepts(ctx.db, target.serverId, fields.caseNumber, uploads.length);
+    stage = "insert";
     const rows = await insertUploadedFiles(
       ctx.db,
       target,
@@ -298,9 +310,11 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
       now,
     );
     if (!rows) {
+      stage = "checks";
       const quota = await getAccountQuota(ctx.db, target.teamId, now);
       throw quotaExceeded(quota.quotaBytes, quota.usedBytes);
     }
+    stage = "committed";
     if (fields.caseNumber) await fileIntoCase(ctx, target, fields.caseNumber, rows.map((r) => r.id));
     // Match rows to uploads by key rather than trusting RETURNING order.
     const byKey = new Map(rows.map((r) => [r.storage_key, r]));
@@ -316,10 +330,10 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
     }
     return committed;
   } catch (error) {
-    // The database went away while the statement ran: the rows may exist, and a row must never lose
-    // its blob. The blobs stay; the orphan sweep removes them if the rows do not.
-    if (isDatabaseUnavailable(error) && !failedBeforeSending(error)) {
-      ctx.logger.warn({ err: error, keys: uploads.map((u) => u.storageKey) }, "upload commit in doubt; blobs kept for the orphan sweep");
+    const inDoubt = stage === "insert" ? commitMayHaveHappened(error) : stage === "committed" && isDatabaseUnavailable(error);
+    if (inDoubt) {
+      ctx.logger.warn({ err: error, keys: uploads.map((u) => u.storageKey) }, "upload commit in doubt; its blobs go once the database says its rows do not exist");
+      ctx.inDoubtCommits.settle(uploads.map((u) => ({ storageKey: u.storageKey, variantKeys: u.variants.map((v) => v.storageKey) })));
       throw error;
     }
     await discardUploads(ctx, uploads);
