@@ -118,7 +118,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
 async function recorded(store: Store) {
   const { db } = store.server.ctx;
   const files = await db.selectFrom("files").select("id").where("server_id", "=", store.account.serverId).execute();
-  const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", store.account.userId).executeTakeFirstOrThrow();
+  const usage = await db.selectFrom("account_usage").select("used_bytes").where("team_id", "=", store.account.teamId).executeTakeFirstOrThrow();
   const server = await db.selectFrom("servers").select("storage_used_bytes").where("id", "=", store.account.serverId).executeTakeFirstOrThrow();
   return { files: files.length, usedBytes: usage.used_bytes, serverUsedBytes: server.storage_used_bytes };
 }
