@@ -135,7 +135,7 @@ async function uploadWhileDatabaseStops(store: Store, send: () => Promise<Respon
   }
   try {
     await holder.query("BEGIN");
-    await holder.query("SELECT 1 FROM account_usage WHERE team_id = $1 FOR UPDATE", [store.account.userId]);
+    await holder.query("SELECT 1 FROM account_usage WHERE team_id = $1 FOR UPDATE", [store.account.teamId]);
     const answer = send();
     // pg_stat_activity keeps the first 1 KB of a statement: the commit's opening CTE names it. Read outside the
     // holder's transaction, which would see one snapshot of it throughout.
