@@ -81,6 +81,8 @@ const schemas: Record<string, Schema> = {
       metadata: { type: "object" },
       uploaded_at: { type: "string", format: "date-time" },
       expires_at: nullable("string"),
+      retention_exempt: { type: "boolean", description: "Kept forever: retention rules skip it (paid plans)" },
+      thumbhash: nullable("string"),
       metadata_stripped: {
         type: "array",
         items: { type: "string" },
@@ -88,6 +90,12 @@ const schemas: Record<string, Schema> = {
           "Upload answers only: what was removed from the stored bytes — exif, xmp, iptc (images); the tag names of a video or audio file (location, artist…); a PDF's author, producer, title… and xmp. Empty when nothing was.",
       },
       metadata_warning: { type: "string", description: "Upload answers only: personal metadata that could not be removed (an encrypted PDF)" },
+      retention_warning: {
+        type: "string",
+        description:
+          "Upload answers only: the upload asked for retention_exempt and the plan does not allow it (free plan). The file was stored anyway " +
+          "and follows the plan's retention (see expires_at); retention_exempt is false.",
+      },
     },
   },
   UploadSuccess: {
@@ -324,6 +332,7 @@ const uploadFields: Schema = {
     player_identifier: { type: "string" },
     metadata: { type: "string", description: "A JSON object, at most 16 KB" },
     filename: { type: "string", description: "Display name; the stored name is generated" },
+    retention_exempt: { enum: ["true", "false"], description: "Keep forever (paid plans). On a plan without it the file is stored and the answer carries retention_warning" },
   },
 };
 const base64Body: Schema = {
@@ -341,6 +350,7 @@ const base64Body: Schema = {
     player_identifier: { type: "string" },
     metadata: { type: ["object", "string"] },
     server_id: { type: "string" },
+    retention_exempt: { type: ["boolean", "string"], description: "As in multipart" },
   },
 };
 const formBody: Schema = {

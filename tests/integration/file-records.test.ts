@@ -13,6 +13,7 @@ import type { TestServer } from "../helpers/server.ts";
 import { randomBytes } from "node:crypto";
 import sharp from "sharp";
 import { form, png } from "../helpers/upload-fixtures.ts";
+import { expectApiResponse } from "../helpers/openapi.ts";
 import type { FileId, ServerId } from "../../app/lib/ids.ts";
 
 let server: TestServer;
@@ -121,6 +122,29 @@ describe("file detail view", () => {
 });
 
 describe("keep forever", () => {
+  test("a free-plan upload asking to be kept forever is stored, and its answer says plainly that it will expire", async () => {
+    const free = await owner();
+    const res = await server.request("/api/upload", {
+      method: "POST",
+      headers: { "x-api-key": free.key },
+      body: form([{ field: "retention_exempt", data: "true" }, { field: "file", data: await noiseWebp(20), filename: "bodycam.webp" }]),
+    });
+    expect(res.status).toBe(201);
+    const body = await expectApiResponse(res, "post", "/api/upload");
+    expect(body).toMatchObject({ retention_exempt: false, expires_at: expect.any(String), retention_warning: expect.stringContaining("needs a paid plan") });
+    expect(body.retention_warning).toContain(body.expires_at);
+    expect(body.files[0].retention_warning).toBe(body.retention_warning);
+    expect(await server.ctx.db.selectFrom("files").select(["retention_exempt"]).where("id", "=", body.id).executeTakeFirst()).toEqual({ retention_exempt: false });
+    // The same upload as JSON, and one that did not ask: no warning for the latter.
+    const asJson = await server.request("/api/upload/base64", {
+      method: "POST",
+      headers: { "x-api-key": free.key, "Content-Type": "application/json" },
+      body: JSON.stringify({ base64: (await noiseWebp(12)).toString("base64"), filename: "dash.webp", retention_exempt: true }),
+    });
+    expect(await asJson.json()).toMatchObject({ retention_exempt: false, retention_warning: expect.stringContaining("needs a paid plan") });
+    expect(await viaKey(free, {})).not.toHaveProperty("retention_warning");
+  });
+
   test("a paid plan exempts a file from retention rules (from the page or retention_exempt on upload); the free plan cannot", async () => {
     const free = await owner();
     const freeFile = await viaKey(free, { retention_exempt: "true" });
@@ -133,7 +157,8 @@ describe("keep forever", () => {
     const paid = await owner();
     await server.ctx.db.updateTable("subscriptions").set({ tier: "starter", status: "active" }).where("team_id", "=", paid.teamId).execute();
     const viaUpload = await viaKey(paid, { category: "bodycam", retention_exempt: "true" });
-    expect((viaUpload as unknown as { retention_exempt: boolean }).retention_exempt).toBe(true);
+    expect(viaUpload).toMatchObject({ retention_exempt: true });
+    expect(viaUpload).not.toHaveProperty("retention_warning");
     const kept = await viaKey(paid, { category: "bodycam" });
     const neighbour = await viaKey(paid, { category: "bodycam" });
     const ok = await act(paid, `/gallery/${kept.id}`, { intent: "keepForever", keep: "on" });

@@ -68,6 +68,14 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
             [<C key="f">metadata</C>, "no", "A JSON object as a string, searchable by containment"],
             [<C key="f">filename</C>, "no", "Display name; defaults to the uploaded file's name"],
             [<C key="f">server_id</C>, "no", "Must match the key's server when sent"],
+            [
+              <C key="f">retention_exempt</C>,
+              "no",
+              <span key="r">
+                &quot;true&quot;: keep forever (paid plans). On the free plan the file is still stored (201) and the answer carries{" "}
+                <C>retention_warning</C>, saying it was not applied and when the file expires
+              </span>,
+            ],
           ]}
         />
         <Curl name="firstUpload" bases={bases} />
@@ -219,7 +227,8 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
         <p>
           An MDT can keep evidence out of reach of retention rules: send <C>case=LSPD-2291</C> with an upload (the case is opened if it is new), or
           open it first with <C>POST /api/cases</C> and <C>{'{"number": "LSPD-2291", "title": "Vinewood robbery"}'}</C>. While a case is open its
-          files are kept whatever your plan or retention rules say, and deleting one answers 409 <C>file_in_open_case</C>. A key with delete
+          files are kept and served (<C>/f/</C>, <C>/api/download/ID</C>, <C>/api/files/ID</C>) whatever your plan or retention rules say, and
+          deleting one answers 409 <C>file_in_open_case</C> (another team&apos;s key gets the 404 any unknown file gets). A key with delete
           permission closes or reopens it (<C>POST /api/cases/NUMBER/close</C>, <C>/reopen</C>). In the portal, owners and admins can restrict a
           case to some members of the team (&quot;Who may see it&quot;); everyone else in the team does not see it at all.
         </p>

@@ -43,6 +43,14 @@ export type FileView = ReturnType<typeof toFileView>;
 export interface UploadNotes {
   metadata_stripped?: string[];
   metadata_warning?: string;
+  /** Set when the upload asked to be kept forever and the plan does not allow it (the file was stored and will expire). */
+  retention_warning?: string;
+}
+
+/** What an upload that asked for `retention_exempt` is told when its plan keeps files for a limited time. */
+export function retentionWarning(file: Pick<FileRecord, "expires_at">): string {
+  const until = file.expires_at ? ` and expires at ${file.expires_at.toISOString()}` : "";
+  return `retention_exempt was not applied: keeping files forever needs a paid plan. The file was stored; it follows your plan's retention${until}.`;
 }
 
 /** The 201 body of an upload: the first file's fields at the top level, every file in `files`. */
@@ -51,6 +59,7 @@ export function uploadResponseBody(cdnBaseUrl: string, files: (FileRecord & Uplo
     ...toFileView(cdnBaseUrl, file),
     metadata_stripped: file.metadata_stripped ?? [],
     ...(file.metadata_warning ? { metadata_warning: file.metadata_warning } : {}),
+    ...(file.retention_warning ? { retention_warning: file.retention_warning } : {}),
   }));
   const first = views[0];
   return {

@@ -16,7 +16,7 @@ import { getAccountQuota } from "~/services/billing/quota.server";
 import { insertUploadedFiles } from "~/services/uploads/upload-commit.server";
 import { addFilesToCase, assertCaseAccepts, openCase } from "~/services/files/evidence-cases.server";
 import { deleteServerFile } from "~/services/files/delete-files.server";
-import type { UploadNotes } from "~/services/files/file-views.server";
+import { retentionWarning, type UploadNotes } from "~/services/files/file-views.server";
 import { DEFAULT_CATEGORY, type UploadFields } from "~/services/uploads/upload-fields.server";
 import { assertTypeAllowed, detectType, SNIFF_BYTES } from "~/services/uploads/accepted-types.server";
 import { BUFFERED_UPLOAD_BYTES, uploadBuffers } from "~/services/uploads/upload-buffers.server";
@@ -318,11 +318,16 @@ export async function commitUploads(ctx: AppContext, target: UploadTarget, uploa
     if (fields.caseNumber) await fileIntoCase(ctx, target, fields.caseNumber, rows.map((r) => r.id));
     // Match rows to uploads by key rather than trusting RETURNING order.
     const byKey = new Map(rows.map((r) => [r.storage_key, r]));
-    const committed = uploads.map((u) => ({
-      ...byKey.get(u.storageKey)!,
-      metadata_stripped: u.metadataStripped ?? [],
-      ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
-    }));
+    const committed = uploads.map((u) => {
+      const row = byKey.get(u.storageKey)!;
+      return {
+        ...row,
+        metadata_stripped: u.metadataStripped ?? [],
+        ...(u.metadataWarning ? { metadata_warning: u.metadataWarning } : {}),
+        // Asked to be kept forever on a plan that keeps files for a limited time: stored, and told so.
+        ...(fields.retentionExempt && !row.retention_exempt ? { retention_warning: retentionWarning(row) } : {}),
+      };
+    });
     for (const file of committed) {
       if (file.mime_type.startsWith("video/") && file.width) {
         encodeInBackground(`preview/${file.id}`, () => makeVideoPreview(ctx, file), ctx.logger);
