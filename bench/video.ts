@@ -7,7 +7,7 @@ import { DiskBlobStore } from "../storage/disk.ts";
 import { loadConfig } from "../app/services/platform/env.server.ts";
 import { processUploadedMedia } from "../app/services/media/process-upload.server.ts";
 import { mediaTools } from "../app/services/media/tools.server.ts";
-import { encodeMp4Copy, mp4CopyArgs } from "../app/services/media/video.server.ts";
+import { encodeMp4Copy, mp4CopyArgs, mp4CopyRates } from "../app/services/media/video.server.ts";
 import { median, round } from "./lib.ts";
 
 export interface VideoResult {
@@ -65,7 +65,7 @@ export async function benchVideo(workDir: string, rounds = 2): Promise<VideoResu
   const serviceMs: number[] = [];
   for (let i = 0; i < rounds; i++) {
     referenceMs.push(await time(() => run(tools.ffmpegPath, mp4CopyArgs(clip, path.join(dir, "reference.mp4"), source))));
-    serviceMs.push(await time(() => encodeMp4Copy(tools, clip, path.join(dir, "copy.mp4"), source)));
+    serviceMs.push(await time(() => encodeMp4Copy(tools, clip, path.join(dir, "copy.mp4"), source, mp4CopyRates(source))));
   }
   const copyBytes = fs.statSync(path.join(dir, "copy.mp4")).size;
   return {

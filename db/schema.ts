@@ -182,6 +182,8 @@ export interface FilesTable {
   mp4_wanted_at: NullableTimestamp;
   /** The copy could not be made within the cap; not retried. */
   mp4_failed_at: NullableTimestamp;
+  /** Why the MP4 copy failed, in words for the file's page (with mp4_failed_at). */
+  mp4_failure: string | null;
 }
 
 export type UploadVia = "api" | "portal" | "webhook" | "presigned";

@@ -19,6 +19,7 @@ import { logSavedQueries } from "./0017-log-saved-queries.ts";
 import { logForwardsAlerts } from "./0018-log-forwards-alerts.ts";
 import { apiKeyUsage } from "./0019-api-key-usage.ts";
 import { defaultFileTypesPdf } from "./0020-default-file-types-pdf.ts";
+import { mp4CopyFailures } from "./0021-mp4-copy-failures.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   "0018-log-forwards-alerts": logForwardsAlerts,
   "0019-api-key-usage": apiKeyUsage,
   "0020-default-file-types-pdf": defaultFileTypesPdf,
+  "0021-mp4-copy-failures": mp4CopyFailures,
 };

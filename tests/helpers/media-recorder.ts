@@ -6,14 +6,27 @@ export interface RecordedClip {
   mimeType: string;
 }
 
+export interface RecordOptions {
+  kind: "video" | "audio";
+  seconds: number;
+  mimeType: string;
+  /** MediaRecorder's videoBitsPerSecond (LB Phone records at about 400 kbit/s); the browser's default when absent. */
+  videoBitsPerSecond?: number;
+  /**
+   * `flat`: a solid colour with a frame counter. `camera`: a moving gradient with grain and a counter, as a
+   * phone camera's picture is, so the encoder spends the bitrate it is given.
+   */
+  scene?: "flat" | "camera";
+}
+
 /**
  * Records a clip the way LB Phone's camera and voice notes do: Chromium's MediaRecorder over a
  * canvas stream and/or a Web Audio tone. Such WebM carries no duration and no cues.
  */
-export async function recordInChromium(browser: Browser, options: { kind: "video" | "audio"; seconds: number; mimeType: string }): Promise<RecordedClip> {
+export async function recordInChromium(browser: Browser, options: RecordOptions): Promise<RecordedClip> {
   const page = await browser.newPage();
   try {
-    const result = await page.evaluate(async ({ kind, seconds, mimeType }) => {
+    const result = await page.evaluate(async ({ kind, seconds, mimeType, videoBitsPerSecond, scene }) => {
       const tracks: MediaStreamTrack[] = [];
       const audio = new AudioContext();
       await audio.resume();
@@ -31,15 +44,28 @@ export async function recordInChromium(browser: Browser, options: { kind: "video
         const g = canvas.getContext("2d")!;
         timer = setInterval(() => {
           frame++;
-          g.fillStyle = `hsl(${(frame * 9) % 360} 70% 50%)`;
-          g.fillRect(0, 0, 320, 240);
+          if (scene === "camera") {
+            const sky = g.createLinearGradient(0, 0, 320, 240);
+            sky.addColorStop(0, `hsl(${(frame * 3) % 360} 60% 55%)`);
+            sky.addColorStop(1, `hsl(${(frame * 3 + 140) % 360} 50% 30%)`);
+            g.fillStyle = sky;
+            g.fillRect(0, 0, 320, 240);
+            // Sensor grain: a few hundred small specks that move every frame.
+            for (let i = 0; i < 600; i++) {
+              g.fillStyle = `rgba(${(i * 37 + frame * 11) % 255}, ${(i * 91) % 255}, ${(i * 53 + frame) % 255}, 0.5)`;
+              g.fillRect((i * 97 + frame * 13) % 320, (i * 61 + frame * 7) % 240, 3, 3);
+            }
+          } else {
+            g.fillStyle = `hsl(${(frame * 9) % 360} 70% 50%)`;
+            g.fillRect(0, 0, 320, 240);
+          }
           g.fillStyle = "#fff";
           g.font = "48px sans-serif";
           g.fillText(String(frame), 120, 140);
         }, 1000 / 30);
         tracks.push(...canvas.captureStream(30).getVideoTracks());
       }
-      const recorder = new MediaRecorder(new MediaStream(tracks), { mimeType });
+      const recorder = new MediaRecorder(new MediaStream(tracks), { mimeType, ...(videoBitsPerSecond ? { videoBitsPerSecond } : {}) });
       const chunks: Blob[] = [];
       recorder.ondataavailable = (event) => chunks.push(event.data);
       const stopped = new Promise((resolve) => (recorder.onstop = resolve));

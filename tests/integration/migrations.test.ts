@@ -91,7 +91,7 @@ describe("migrations", () => {
       await sql`INSERT INTO servers (id, team_id, name, webhook_secret, allowed_file_types)
         VALUES ('srvnoaac0001', ${team}, 'No AAC', 's3', '{jpg,png,gif,webp,avif,heic,mp4,webm,mov,avi,mkv,mp3,ogg,weba,wav,m4a}')`.execute(handle.db);
 
-      expect((await migrateToLatest(handle.db)).applied).toEqual(["0020-default-file-types-pdf"]);
+      expect((await migrateToLatest(handle.db)).applied).toContain("0020-default-file-types-pdf");
       const rows = await sql<{ id: string; allowed_file_types: string[] }>`SELECT id, allowed_file_types FROM servers ORDER BY id`.execute(handle.db);
       expect(rows.rows).toEqual([
         { id: "srvchosen001", allowed_file_types: ["jpg", "png", "mp4"] },
@@ -102,6 +102,34 @@ describe("migrations", () => {
       await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvafter0002', ${team}, 'After', 's4')`.execute(handle.db);
       const after = await sql<{ allowed_file_types: string[] }>`SELECT allowed_file_types FROM servers WHERE id = 'srvafter0002'`.execute(handle.db);
       expect(after.rows[0].allowed_file_types).toEqual([...DEFAULT_FILE_TYPES]);
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+
+  it("queue the MP4 copies that failed before copies aimed at a bitrate again, with room for the reason", { timeout: 90_000 }, async () => {
+    const database = await createTestDatabase();
+    const handle = await createDb({ databaseUrl: database.url });
+    try {
+      const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+      expect((await migrator.migrateTo("0020-default-file-types-pdf")).error).toBeUndefined();
+      const user = await sql<{ id: string }>`INSERT INTO users (email) VALUES ('clips@example.com') RETURNING id`.execute(handle.db);
+      const team = user.rows[0].id;
+      await sql`INSERT INTO teams (id, name, owner_user_id) VALUES (${team}, 'Clips', ${team})`.execute(handle.db);
+      await sql`INSERT INTO servers (id, team_id, name, webhook_secret) VALUES ('srvclips0001', ${team}, 'Clips', 's1')`.execute(handle.db);
+      for (const [key, failed] of [["a.webm", true], ["b.webm", false]] as const) {
+        await sql`INSERT INTO files (server_id, team_id, storage_key, filename, original_filename, category, mime_type, size_bytes, sha256, is_public, mp4_failed_at)
+          VALUES ('srvclips0001', ${team}, ${key}, ${key}, ${key}, 'phone_videos', 'video/webm', 94000, 'x', true, ${failed ? new Date() : null})`.execute(handle.db);
+      }
+
+      expect((await migrateToLatest(handle.db)).applied).toContain("0021-mp4-copy-failures");
+      const rows = await sql<{ storage_key: string; queued: boolean; failed: boolean; mp4_failure: string | null }>`
+        SELECT storage_key, mp4_wanted_at IS NOT NULL AS queued, mp4_failed_at IS NOT NULL AS failed, mp4_failure FROM files ORDER BY storage_key`.execute(handle.db);
+      expect(rows.rows).toEqual([
+        { storage_key: "a.webm", queued: true, failed: false, mp4_failure: null },
+        { storage_key: "b.webm", queued: false, failed: false, mp4_failure: null },
+      ]);
     } finally {
       await handle.close();
       await database.drop();

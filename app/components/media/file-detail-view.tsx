@@ -53,6 +53,8 @@ export interface FileDetailData {
   /** The plan keeps files (paid), so a file may be exempted from retention rules. */
   canKeepForever: boolean;
   shares: { url: string; token: string; expiresAt: string | null; hasPassword: boolean; maxViews: number | null; views: number }[];
+  /** Where the MP4 copy of a video stands; null for files that get none. */
+  mp4Copy: { state: "ready"; sizeBytes: number } | { state: "queued" } | { state: "failed"; reason: string } | { state: "on_request" } | null;
   /** Evidence cases holding the file, and open cases of its server it could join. */
   cases: { number: string; status: string }[];
   openCases: { id: string; label: string }[];
@@ -63,6 +65,19 @@ const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook:
 export function uploadedByLabel(via: keyof typeof VIA_LABEL, keyName: string | null): string {
   if (via === "portal" || via === "webhook") return VIA_LABEL[via];
   return keyName ? `${VIA_LABEL[via]} "${keyName}"` : `${VIA_LABEL[via]} (since deleted)`;
+}
+
+function mp4CopyLabel(copy: NonNullable<FileDetailData["mp4Copy"]>): string {
+  switch (copy.state) {
+    case "ready":
+      return `Ready (${formatBytes(copy.sizeBytes)}), played by Safari, iPhones and Discord`;
+    case "queued":
+      return "Being made";
+    case "failed":
+      return `Not made: ${copy.reason}`;
+    case "on_request":
+      return "Made when first asked for (?format=mp4)";
+  }
 }
 
 /** One file, everything known about it, and what an owner can do with it. */
@@ -76,6 +91,7 @@ export function FileDetailView({ file }: { file: FileDetailData }) {
     ["Size", formatBytes(file.sizeBytes)],
     ...(file.width && file.height ? [["Dimensions", `${file.width} × ${file.height} px`] as [string, string]] : []),
     ...(file.durationMs !== null ? [["Duration", formatDuration(file.durationMs)] as [string, string]] : []),
+    ...(file.mp4Copy ? [["MP4 copy", <span key="m" data-testid="mp4-copy">{mp4CopyLabel(file.mp4Copy)}</span>] as [string, React.ReactNode]] : []),
     ["Server", <Link key="s" className="underline underline-offset-4" to={`/servers/${file.serverId}`}>{file.serverName}</Link>],
     ["Category", categoryLabel(file.category)],
     ["Visibility", file.isPublic ? "Public" : "Private"],

@@ -4,6 +4,16 @@ import type { UploadVia } from "../../../db/schema";
 import { categorySlug } from "~/lib/categories";
 import { invalidateCachedFile } from "~/services/files/lookup.server";
 import type { FileId, ServerId, TeamId } from "~/lib/ids";
+import { MP4_COPY_VARIANT } from "~/services/media/transforms.server";
+import { wantsMp4Copy } from "~/services/media/video.server";
+
+/** Where a video's MP4 copy stands (docs/decisions/095); null for a file that gets none. */
+export type Mp4CopyState =
+  | { state: "ready"; sizeBytes: number }
+  | { state: "queued" }
+  | { state: "failed"; reason: string }
+  /** A free plan's copy is made on the first `?format=mp4` request. */
+  | { state: "on_request" };
 
 export const MAX_BULK_FILES = 100;
 
@@ -31,6 +41,7 @@ export interface FileDetails {
   keyName: string | null;
   hidden: boolean;
   keepForever: boolean;
+  mp4Copy: Mp4CopyState | null;
 }
 
 export async function findFileDetails(db: Db, teamId: TeamId, fileId: FileId | undefined): Promise<FileDetails | undefined> {
@@ -45,6 +56,18 @@ export async function findFileDetails(db: Db, teamId: TeamId, fileId: FileId | u
     .where("files.team_id", "=", teamId)
     .executeTakeFirst();
   if (!row) return undefined;
+  const copy = wantsMp4Copy(row.mime_type, row.duration_ms)
+    ? await db.selectFrom("file_variants").select("size_bytes").where("file_id", "=", row.id).where("variant", "=", MP4_COPY_VARIANT).executeTakeFirst()
+    : undefined;
+  const mp4Copy: Mp4CopyState | null = !wantsMp4Copy(row.mime_type, row.duration_ms)
+    ? null
+    : copy
+      ? { state: "ready", sizeBytes: Number(copy.size_bytes) }
+      : row.mp4_failed_at
+        ? { state: "failed", reason: row.mp4_failure ?? "The MP4 copy could not be made." }
+        : row.mp4_wanted_at
+          ? { state: "queued" }
+          : { state: "on_request" };
   const metadata = typeof row.metadata === "string" ? (JSON.parse(row.metadata) as unknown) : row.metadata;
   return {
     id: row.id,
@@ -68,6 +91,7 @@ export async function findFileDetails(db: Db, teamId: TeamId, fileId: FileId | u
     keyName: row.key_name,
     hidden: row.hidden_at !== null,
     keepForever: row.retention_exempt,
+    mp4Copy,
   };
 }
 

@@ -2,6 +2,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { createReadStream } from "node:fs";
 import { sql } from "kysely";
+import { isDatabaseUnavailable } from "../../../db/connection-errors";
 import type { Db } from "../../../db/index";
 import type { BlobStore } from "../../../storage/blob-store";
 import type { Config } from "~/services/platform/env.server";
@@ -9,7 +10,7 @@ import type { Logger } from "~/services/platform/logger.server";
 import { withLocalFile, withTempDir } from "~/services/media/source.server";
 import { mediaTools } from "~/services/media/tools.server";
 import { findVariant, MP4_COPY_VARIANT, PREVIEW_VARIANT, variantStorageKey } from "~/services/media/transforms.server";
-import { encodeMp4Copy, makeAnimatedPreview, MP4_COPY_MAX_GROWTH, probeMedia, toolAvailable, wantsMp4Copy } from "~/services/media/video.server";
+import { EncodeError, encodeMp4Copy, makeAnimatedPreview, MP4_COPY_MAX_GROWTH, mp4CopyRates, probeMedia, toolAvailable, wantsMp4Copy, type MediaTools, type Mp4CopySource } from "~/services/media/video.server";
 import type { FileId } from "~/lib/ids";
 
 export interface VideoCopyDeps {
@@ -37,13 +38,47 @@ export async function requestVideoCopy(db: Db, file: { id: FileId; mime_type: st
 
 type Outcome = "made" | "failed" | "idle";
 
-const markFailed = (db: Db, id: FileId) => db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date() }).where("id", "=", id).execute();
+/** Stops retries of a file and says why, for the log and the file's page. */
+async function markFailed(deps: VideoCopyDeps, id: FileId, failure: string, detail: Record<string, unknown> = {}) {
+  deps.logger.warn({ fileId: id, failure, ...detail }, "MP4 copy not made");
+  await deps.db.updateTable("files").set({ mp4_wanted_at: null, mp4_failed_at: new Date(), mp4_failure: failure }).where("id", "=", id).execute();
+}
+
+/** Tries at a lower rate when a copy still comes out past the cap: x264 overshoots most on clips of a few seconds. */
+const MP4_COPY_TRIES = 3;
+
+const ratio = (size: number, original: number) => `${(size / original).toFixed(2)}×`;
 
 /**
- * Makes the oldest queued copy: encodes to a temp file, stores it as the `copy.mp4` variant and adds
- * its bytes to the owner's usage in one transaction with the file row locked, so a file deleted
- * meanwhile keeps no copy (its blob is removed again). A copy past the size cap, or one ffmpeg cannot
- * make, marks the file failed rather than retrying it forever.
+ * Encodes a copy within MP4_COPY_MAX_GROWTH of the original: at the rate mp4CopyRates aims at, then, while
+ * it comes out past the cap, again with the budget scaled down by how far it overshot (to 90 % of the cap).
+ * The size of the copy kept, or why none could be made.
+ */
+async function encodeWithinCap(tools: MediaTools, input: string, output: string, source: Mp4CopySource): Promise<{ size: number } | { failure: string; tries: string[] }> {
+  const cap = source.sizeBytes * MP4_COPY_MAX_GROWTH;
+  const tries: string[] = [];
+  let scale = 1;
+  let last = "";
+  for (let attempt = 1; attempt <= MP4_COPY_TRIES; attempt++) {
+    const rates = mp4CopyRates(source, scale);
+    // At the lowest rates there is nothing lower to try.
+    if (`${rates.videoKbps}/${rates.audioKbps}` === last) break;
+    last = `${rates.videoKbps}/${rates.audioKbps}`;
+    await encodeMp4Copy(tools, input, output, source, rates);
+    const { size } = await fsp.stat(output);
+    if (size <= cap) return { size };
+    tries.push(`${ratio(size, source.sizeBytes)} at ${rates.videoKbps} kbit/s`);
+    scale *= (cap * 0.9) / size;
+  }
+  const times = tries.length === 1 ? "once" : `${tries.length} times`;
+  return { failure: `The MP4 copy came out past its size cap (${MP4_COPY_MAX_GROWTH}× the original) ${times}: ${tries.join(", ")}.`, tries };
+}
+
+/**
+ * Makes the oldest queued copy: encodes to a temp file within the size cap (encodeWithinCap), stores
+ * it as the `copy.mp4` variant and adds its bytes to the owner's usage in one transaction with the
+ * file row locked, so a file deleted meanwhile keeps no copy (its blob is removed again). A copy that
+ * cannot be made marks the file failed, with the reason, rather than retrying it forever.
  */
 export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
   const file = await deps.db
@@ -66,15 +101,13 @@ export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
     return await withLocalFile(deps.blobs, file.storage_key, (input) => withTempDir(async (dir) => {
       const durationMs = file.duration_ms ?? (await probeMedia(tools, input, file.mime_type))?.durationMs ?? null;
       if (!durationMs) {
-        await markFailed(deps.db, file.id);
+        await markFailed(deps, file.id, "The video's duration could not be read, so no bitrate could be chosen for its MP4 copy.");
         return "failed";
       }
       const output = path.join(dir, "copy.mp4");
-      await encodeMp4Copy(tools, input, output, { mimeType: file.mime_type, sizeBytes, durationMs });
-      const { size } = await fsp.stat(output);
-      if (size > sizeBytes * MP4_COPY_MAX_GROWTH) {
-        deps.logger.warn({ fileId: file.id, size, original: sizeBytes }, "MP4 copy past its size cap; not kept");
-        await markFailed(deps.db, file.id);
+      const encoded = await encodeWithinCap(tools, input, output, { mimeType: file.mime_type, sizeBytes, durationMs });
+      if ("failure" in encoded) {
+        await markFailed(deps, file.id, encoded.failure, { original: sizeBytes, durationMs, tries: encoded.tries });
         return "failed";
       }
       const storageKey = variantStorageKey(file.storage_key, MP4_COPY_VARIANT);
@@ -89,15 +122,17 @@ export async function makeNextVideoCopy(deps: VideoCopyDeps): Promise<Outcome> {
           .execute();
         await trx.updateTable("account_usage").set({ used_bytes: sql`used_bytes + ${put.size}::bigint`, updated_at: new Date() }).where("team_id", "=", owner.team_id).execute();
         await trx.updateTable("servers").set({ storage_used_bytes: sql`storage_used_bytes + ${put.size}::bigint` }).where("id", "=", owner.server_id).execute();
-        await trx.updateTable("files").set({ mp4_wanted_at: null }).where("id", "=", file.id).execute();
+        await trx.updateTable("files").set({ mp4_wanted_at: null, mp4_failure: null }).where("id", "=", file.id).execute();
         return true;
       });
       if (!kept) await deps.blobs.delete(storageKey);
       return kept ? "made" : "idle";
     }));
   } catch (error) {
-    deps.logger.warn({ err: error, fileId: file.id }, "MP4 copy could not be made");
-    await markFailed(deps.db, file.id);
+    // A database that is away is no reason to give up on the file: the next run tries it again.
+    if (isDatabaseUnavailable(error)) throw error;
+    const failure = error instanceof EncodeError ? `ffmpeg could not make the MP4 copy: ${error.problem}` : `The MP4 copy could not be made: ${error instanceof Error ? error.message : String(error)}`;
+    await markFailed(deps, file.id, failure, { err: error });
     return "failed";
   }
 }

@@ -259,22 +259,13 @@ export async function remuxMedia(
 
 /** A copy may not grow past this multiple of the original (uncapped H.264 of a 3.9 MB WebM reached 15 MB). */
 export const MP4_COPY_MAX_GROWTH = 1.5;
+/** What a copy's rates are derived for: under the cap with room for x264 overshooting on a clip of a few seconds. */
+const MP4_COPY_TARGET_GROWTH = 1.15;
+/** The MP4 index and headers of a short clip, taken off the budget before it is shared out. */
+const MP4_CONTAINER_BYTES = 4 * 1024;
 /** Measured on 2 vCPU for a 60 s 720p clip: ultrafast 14 s, veryfast 35 s; veryfast keeps quality at the capped rate. */
 const MP4_PRESET = "veryfast";
 const MP4_TIMEOUT_MS = 10 * 60_000;
-
-/**
- * An H.264/AAC MP4 copy that plays on iPhones and in Discord: `-movflags +faststart` puts the index
- * first, even dimensions and yuv420p keep every decoder happy, and the video bitrate is capped so the
- * copy stays within MP4_COPY_MAX_GROWTH of the original's average rate. ffmpeg uses every core, so the job runs one encode at a time.
- */
-export async function encodeMp4Copy(tools: MediaTools, input: string, output: string, source: Mp4CopySource): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    execFile(tools.ffmpegPath, mp4CopyArgs(input, output, source), { timeout: MP4_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1024 * 1024, windowsHide: true }, (error) =>
-      error ? reject(error) : resolve(),
-    );
-  });
-}
 
 export interface Mp4CopySource {
   mimeType: string;
@@ -282,14 +273,51 @@ export interface Mp4CopySource {
   durationMs: number;
 }
 
+export interface Mp4CopyRates {
+  videoKbps: number;
+  audioKbps: number;
+}
+
+/**
+ * The bitrates of an MP4 copy, from the original's size and duration: its average rate times the target
+ * growth, less the container, shared between video and audio (12 %, 24–96 kbit/s). `scale` lowers the
+ * whole budget for another try when a copy still came out past the cap.
+ */
+export function mp4CopyRates(source: Mp4CopySource, scale = 1): Mp4CopyRates {
+  const seconds = Math.max(source.durationMs / 1000, 0.5);
+  const budgetKbps = (((source.sizeBytes * MP4_COPY_TARGET_GROWTH - MP4_CONTAINER_BYTES) * 8) / 1000 / seconds) * scale;
+  const audioKbps = Math.min(96, Math.max(24, Math.round(budgetKbps * 0.12)));
+  return { videoKbps: Math.max(Math.floor(budgetKbps - audioKbps), 30), audioKbps };
+}
+
+/** ffmpeg's own words for a failed encode (its last line on stderr), for the log and the file's page. */
+export class EncodeError extends Error {
+  constructor(readonly problem: string) {
+    super(`ffmpeg could not make the copy: ${problem}`);
+    this.name = "EncodeError";
+  }
+}
+
+/**
+ * An H.264/AAC MP4 copy that plays on iPhones and in Discord: `-movflags +faststart` puts the index
+ * first, even dimensions and yuv420p keep every decoder happy, and the video's rate is held to what
+ * mp4CopyRates derives from the original. ffmpeg uses every core, so the job runs one encode at a time.
+ */
+export async function encodeMp4Copy(tools: MediaTools, input: string, output: string, source: Mp4CopySource, rates: Mp4CopyRates): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    execFile(tools.ffmpegPath, mp4CopyArgs(input, output, source, rates), { timeout: MP4_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 1024 * 1024, windowsHide: true }, (error, _stdout, stderr) => {
+      if (!error) return resolve();
+      // ffmpeg names its input by path; the file's page says "the video" instead of a server path.
+      const said = String(stderr).trim().split("\n").at(-1)?.replaceAll(input, "the video");
+      reject(new EncodeError(error.killed ? `stopped after ${MP4_TIMEOUT_MS / 60_000} minutes` : said || error.message));
+    });
+  });
+}
+
 /** The ffmpeg arguments of an MP4 copy (exported so the bench can time the same command run alone). */
-export function mp4CopyArgs(input: string, output: string, source: Mp4CopySource): string[] {
+export function mp4CopyArgs(input: string, output: string, source: Mp4CopySource, rates: Mp4CopyRates = mp4CopyRates(source)): string[] {
   const demuxer = demuxerFor(source.mimeType);
-  const seconds = Math.max(source.durationMs / 1000, 1);
-  // The original's average rate times the growth cap (less a margin for the container), shared out.
-  const totalKbps = ((source.sizeBytes * 8) / seconds / 1000) * MP4_COPY_MAX_GROWTH * 0.9;
-  const audioKbps = Math.min(96, Math.max(24, Math.floor(totalKbps * 0.2)));
-  const videoKbps = Math.max(Math.floor(totalKbps - audioKbps), 50);
+  const { videoKbps, audioKbps } = rates;
   return [
     "-v", "error",
     "-nostdin",
@@ -298,11 +326,16 @@ export function mp4CopyArgs(input: string, output: string, source: Mp4CopySource
     "-map", "0:v:0",
     "-map", "0:a:0?",
     "-map_metadata", "-1",
+    // MediaRecorder's WebM keeps millisecond timestamps: without this the MP4 muxer fills every missing
+    // millisecond with a duplicate frame (1000 fps, three times the original's bytes for a 3 s clip).
+    "-vsync", "vfr",
     "-c:v", "libx264",
     "-preset", MP4_PRESET,
+    // Quality first (an animated GIF or a still scene needs a fraction of the budget), never past the rate
+    // the budget allows, over any second (a larger buffer let a short clip's opening burst take the cap).
     "-crf", "26",
     "-maxrate", `${videoKbps}k`,
-    "-bufsize", `${videoKbps * 2}k`,
+    "-bufsize", `${videoKbps}k`,
     "-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2",
     "-pix_fmt", "yuv420p",
     "-c:a", "aac",
