@@ -308,10 +308,13 @@ const uploadErrors = {
   "415": err(
     "The file's type, detected from its bytes, is not allowed on this server (code unsupported_file_type, with detected_type, allowed_types " +
       "and allowed_types_by_group). New servers allow every image (jpg, png, gif, webp, avif, heic), video (mp4, webm, mov, avi, mkv) and " +
-      "audio (mp3, ogg/opus, weba = audio-only WebM, wav, m4a, aac) type; documents (pdf, txt) and game resources (zip, 7z, rar, ytd, ydr, " +
+      "audio (mp3, ogg/opus, weba = audio-only WebM, wav, m4a, aac) type and pdf; txt and game resources (zip, 7z, rar, ytd, ydr, " +
       "yft, ybn, ymap, ytyp, …) are opt-in.",
   ),
-  "422": err("The malware scanner (when the instance runs one) matched a signature (code file_infected, with signature); nothing was kept"),
+  "422": err(
+    "An image whose data is truncated or corrupt (code image_corrupt, with format and problem, e.g. \"Corrupt JPEG data: premature end of " +
+      "data segment\"), or a file the malware scanner (when the instance runs one) matched (code file_infected, with signature); nothing was kept",
+  ),
   "507": err("File storage is full (code insufficient_storage); nothing was kept, retry after Retry-After seconds"),
 };
 

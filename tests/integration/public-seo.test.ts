@@ -122,6 +122,10 @@ describe("about, terms, privacy and status", () => {
     expect(home).not.toContain('href="#"');
 
     const auth = await (await server.request("/auth")).text();
+    expect(auth).toContain('<link rel="canonical" href="https://stash.example.gg/auth"/>');
+    // The same address whatever the tab or where sign-in leads.
+    const signUp = await (await server.request("/auth?tab=signup&redirectTo=%2Fgallery")).text();
+    expect(signUp).toContain('<link rel="canonical" href="https://stash.example.gg/auth"/>');
     expect(auth).toMatch(/href="\/terms"[^>]*>Terms of Service</);
     expect(auth).toMatch(/href="\/privacy"[^>]*>Privacy Policy</);
   });

@@ -5,6 +5,7 @@ import { SignInForm } from "~/components/auth/sign-in-form";
 import { SignUpForm } from "~/components/auth/sign-up-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { canonicalUrl } from "~/lib/seo";
 import { pageTitle } from "~/lib/site";
 import { handleSignIn, handleSignUp, type AuthFormState } from "~/routes/auth/auth-actions.server";
 import { formError } from "~/http/action-results.server";
@@ -15,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirectPath(url.searchParams.get("redirectTo"));
   if (await getOptionalUser(request, context)) throw redirect(redirectTo);
-  return { appName: context.config.APP_NAME, discordEnabled: context.config.discordEnabled, redirectTo };
+  return { appName: context.config.APP_NAME, appUrl: context.config.appUrl, discordEnabled: context.config.discordEnabled, redirectTo };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,6 +39,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
   return [
     { title: pageTitle("Sign In", loaderData?.appName) },
     { name: "description", content: "Sign in or create an account to host your FiveM server's media." },
+    // One address for the page whatever its tab or redirectTo, as every public page has.
+    ...(loaderData ? [{ tagName: "link", rel: "canonical", href: canonicalUrl(loaderData.appUrl, "/auth") }] : []),
   ];
 }
 
