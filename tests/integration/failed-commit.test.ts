@@ -185,7 +185,9 @@ afterAll(async () => {
 
 describe.skipIf(!initdb)("an upload whose commit fails because PostgreSQL stopped", () => {
   for (const storeName of ["disk", "s3"] as const) {
-    it.each(Object.keys(PATHS))(`answers 503 and has removed its blobs from ${storeName} by then: %s`, { timeout: 120_000 }, async (name) => {
+    // Retried: at a fast shutdown PostgreSQL may end the lock holder's backend first, and the waiting commit can
+    // take the lock and finish before its own backend is ended (201 instead of 503; seen under CI load).
+    it.each(Object.keys(PATHS))(`answers 503 and has removed its blobs from ${storeName} by then: %s`, { timeout: 120_000, retry: 3 }, async (name) => {
       const store = stores.find((s) => s.name === storeName)!;
       const way = PATHS[name]!;
       const before = { blobs: await blobsOf(store), ...(await recorded(store)) };
@@ -224,9 +226,10 @@ describe.skipIf(!initdb)("an upload whose commit fails because PostgreSQL stoppe
 
   it("still uploads once the database is back", { timeout: 60_000 }, async () => {
     for (const store of stores) {
+      const before = await recorded(store);
       const res = await PATHS.multipart!.send(store, PNG_BYTES, "");
       expect(res.status).toBe(201);
-      expect((await recorded(store)).files).toBe(1);
+      expect((await recorded(store)).files).toBe(before.files + 1);
     }
   });
 });
