@@ -12,11 +12,14 @@ export function accelPrefix(ctx: Pick<AppContext, "blobs" | "config">): string |
 
 /**
  * The answer that hands a stored blob's bytes to nginx: the headers Stash planned, without those
- * nginx writes for the bytes it sends (length, range, `Accept-Ranges`), and the internal path. Always
+ * nginx writes for the bytes it sends (range, `Accept-Ranges`), and the internal path. Always
  * 200: nginx answers a `Range` itself, as Stash's plan did (a 416 or a stale `If-Range` never gets here).
  */
 export function accelResponse(prefix: string, storageKey: string, headers: Headers): Response {
-  for (const name of ["Content-Length", "Content-Range", "Accept-Ranges"]) headers.delete(name);
+  for (const name of ["Content-Range", "Accept-Ranges"]) headers.delete(name);
+  // An empty body of announced length: nginx keeps the upstream connection for the next request
+  // only when it knows the body ended (a chunked one it would have to read first, so it closes it).
+  headers.set("Content-Length", "0");
   headers.set("X-Accel-Redirect", prefix + storageKey);
   return new Response(null, { status: 200, headers });
 }
