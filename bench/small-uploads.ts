@@ -89,14 +89,16 @@ async function drive(port: number, pid: number, keys: string[], file: { body: Bu
 export async function benchSmallUploads(
   stash: { port: number; pid: number; uploadKeys: string[] },
   reference: { port: number; pid: number },
-  files: { webp: Buffer; pdf: Buffer },
+  files: { webp?: Buffer; pdf?: Buffer },
   options: { seconds: number; rounds: number; warmSeconds: number },
 ): Promise<SmallUploadRun[]> {
   const runs: SmallUploadRun[] = [];
-  for (const [name, bytes, type, budget] of [
+  const kinds = [
     ["screenshot.webp", files.webp, "image/webp", 0.9],
     ["report.pdf", files.pdf, "application/pdf", 0.6],
-  ] as const) {
+  ] as const;
+  for (const [name, bytes, type, budget] of kinds) {
+    if (!bytes) continue;
     const body = multipart(bytes, name, type);
     await drive(stash.port, stash.pid, stash.uploadKeys, body, 8, options.warmSeconds);
     await drive(reference.port, reference.pid, [], body, 8, options.warmSeconds);
