@@ -27,10 +27,18 @@ export const SignedUrlQuery = obj({
 
 export const SignedUrlAnswer = named(
   "SignedUrlSuccess",
-  obj({ id: z.string(), url: z.string().meta({ format: "uri" }), expires_at: z.string().meta({ format: "date-time" }), expires_in: z.int() }),
+  obj({
+    id: z.string(),
+    url: z.string().meta({ format: "uri" }),
+    expires_at: z.string().meta({ format: "date-time" }),
+    expires_in: z.int(),
+    data: obj({ url: z.string(), expires_at: z.string(), expires_in: z.int() }).describe("The same link, for clients that read data").optional(),
+  }),
 );
 
 const fileId = obj({ id: z.string() });
+const filePath = obj({ server_id: z.string(), category: z.string(), filename: z.string() });
+const downloadQuery = obj({ file: z.string().describe("{server_id}/{category}/{filename}") });
 
 const downloadResponses: Record<string, ApiAnswer> = {
   "200": { description: "The file, with Content-Type, Content-Length, ETag, Cache-Control and Content-Disposition", content: { "application/octet-stream": binary() } },
@@ -38,6 +46,13 @@ const downloadResponses: Record<string, ApiAnswer> = {
   "304": noBody("Not modified (If-None-Match)"),
   "404": err("No such file, or a private file without a key of its server"),
   "416": err("Range not satisfiable"),
+  "451": err("Hidden after an abuse report (code file_hidden)"),
+};
+
+const headResponses: Record<string, ApiAnswer> = {
+  "200": noBody("The headers a GET would answer, without the body"),
+  "304": noBody("Not modified (If-None-Match)"),
+  "404": noBody("No such file, or a private file without a key of its server"),
 };
 
 export const FILE_OPERATIONS: ApiOperation[] = [
@@ -84,16 +99,36 @@ export const FILE_OPERATIONS: ApiOperation[] = [
     path: "/api/download",
     summary: "Download by path; public files need no key, private files a key of their server",
     keyed: false,
-    query: obj({ file: z.string().describe("{server_id}/{category}/{filename}") }),
+    access: "private files",
+    query: downloadQuery,
     responses: { ...downloadResponses, "400": err("Missing or malformed file parameter") },
+  },
+  {
+    method: "head",
+    path: "/api/download",
+    summary: "A download's headers (size, type, ETag) without its body",
+    keyed: false,
+    access: "private files",
+    query: downloadQuery,
+    responses: headResponses,
   },
   {
     method: "get",
     path: "/api/download/{id}",
     summary: "Download by file id; same rules as /api/download",
     keyed: false,
+    access: "private files",
     params: fileId,
     responses: downloadResponses,
+  },
+  {
+    method: "head",
+    path: "/api/download/{id}",
+    summary: "A download's headers without its body",
+    keyed: false,
+    access: "private files",
+    params: fileId,
+    responses: headResponses,
   },
   {
     method: "get",
@@ -101,7 +136,17 @@ export const FILE_OPERATIONS: ApiOperation[] = [
     summary:
       "The CDN path url/public_url point at: immutable caching, Range, ETag, optional ?w=&h=&format=&q= image transforms; a private file opens with a read key of its server or a signed URL (?expires=&sig=)",
     keyed: false,
-    params: obj({ server_id: z.string(), category: z.string(), filename: z.string() }),
+    access: "private files",
+    params: filePath,
     responses: downloadResponses,
+  },
+  {
+    method: "head",
+    path: "/f/{server_id}/{category}/{filename}",
+    summary: "A file's headers without its body",
+    keyed: false,
+    access: "private files",
+    params: filePath,
+    responses: headResponses,
   },
 ];

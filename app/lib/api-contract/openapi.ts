@@ -37,17 +37,22 @@ function content(byType: Partial<Record<ContentType, z.ZodType>>) {
   return Object.fromEntries(Object.entries(byType).map(([type, schema]) => [type, { schema: schemaOf(schema as z.ZodType) }]));
 }
 
-function parameters(location: "path" | "query" | "header", fields: z.ZodObject | undefined) {
+/** The fields of an object schema as parameters and reference tables show them: name, requiredness, description, schema. */
+export function fieldsOf(fields: z.ZodObject | undefined) {
   return Object.entries(fields?.shape ?? {}).map(([name, field]) => {
     const { description, ...schema } = schemaOf(field as z.ZodType);
-    return {
-      name,
-      in: location,
-      required: location === "path" || !(field as z.ZodType).safeParse(undefined).success,
-      ...(description ? { description } : {}),
-      schema,
-    };
+    return { name, required: !(field as z.ZodType).safeParse(undefined).success, description: description as string | undefined, schema };
   });
+}
+
+function parameters(location: "path" | "query" | "header", fields: z.ZodObject | undefined) {
+  return fieldsOf(fields).map(({ name, required, description, schema }) => ({
+    name,
+    in: location,
+    required: location === "path" || required,
+    ...(description ? { description } : {}),
+    schema,
+  }));
 }
 
 function answer({ description, content: body }: ApiAnswer) {

@@ -1,6 +1,7 @@
 /** Every operation of the script API, in the order the document lists them. */
 import { json, noBody, type ApiOperation } from "~/lib/api-contract/registry";
 import { Health } from "~/lib/api-contract/schemas";
+import { REPORT_OPERATIONS } from "~/lib/api-contract/reports";
 import { UPLOAD_OPERATIONS } from "~/lib/api-contract/uploads";
 import { FILE_OPERATIONS } from "~/lib/api-contract/files";
 import { CASE_OPERATIONS } from "~/lib/api-contract/cases";
@@ -17,7 +18,7 @@ const SERVICE_OPERATIONS: ApiOperation[] = [
   { method: "get", path: "/api/openapi.json", summary: "This document", keyed: false, responses: { "200": noBody("OpenAPI 3.1 document") } },
 ];
 
-export const API_OPERATIONS: ApiOperation[] = [...UPLOAD_OPERATIONS, ...FILE_OPERATIONS, ...CASE_OPERATIONS, ...LOG_OPERATIONS, ...SERVICE_OPERATIONS];
+export const API_OPERATIONS: ApiOperation[] = [...UPLOAD_OPERATIONS, ...FILE_OPERATIONS, ...CASE_OPERATIONS, ...LOG_OPERATIONS, ...REPORT_OPERATIONS, ...SERVICE_OPERATIONS];
 
 /** Looks an operation up by method and OpenAPI path. */
 export function apiOperation(method: ApiOperation["method"], path: string): ApiOperation {

@@ -39,6 +39,8 @@ export interface ApiOperation {
   summary: string;
   /** Authenticated with a script API key (any of the key locations). */
   keyed: boolean;
+  /** What /docs says in its Key column when the operation is not keyed: "in URL", "private files"; default "no". */
+  access?: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
@@ -49,5 +51,8 @@ export interface ApiOperation {
 export const json = (schema: z.ZodType, description: string): ApiAnswer => ({ description, content: { "application/json": schema } });
 export const noBody = (description: string): ApiAnswer => ({ description });
 
-/** What a route hands to `apiSuccess`: the answer without the envelope fields apiSuccess adds. */
-export type AnswerBody<S extends z.ZodType> = Omit<z.input<S>, "success" | "status" | "error">;
+/** An open object's declared fields, without the index signature `looseObject` adds (which would let anything through). */
+type Declared<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/** What a route hands to `apiSuccess`: the answer's declared fields without the envelope apiSuccess adds. */
+export type AnswerBody<S extends z.ZodType> = Omit<Declared<z.input<S>>, "success" | "status" | "error">;

@@ -11,7 +11,7 @@ const trueFalse = () => z.enum(["true", "false"]);
 export const UploadMultipart = named(
   "UploadMultipart",
   obj({
-    file: binary().describe("The file. Any field name works: file, files[], image, video, recording…").optional(),
+    file: binary().describe("The file: at least one file part. Any field name works: file, files[], image, video, recording…").optional(),
     server_id: z.string().describe("Optional; when sent it must be the key's server").optional(),
     category: z
       .string()
@@ -138,6 +138,7 @@ export const UPLOAD_OPERATIONS: ApiOperation[] = [
     path: "/api/upload/presigned/{token}",
     summary: "Upload with a presigned URL (multipart, one file), once, with no key; the file lands at the presign answer's result",
     keyed: false,
+    access: "in URL",
     params: token,
     body: uploadBody,
     responses: { ...uploaded, ...uploadErrors, "403": presignedUsed },
@@ -147,6 +148,7 @@ export const UPLOAD_OPERATIONS: ApiOperation[] = [
     path: "/api/upload/presigned/{token}",
     summary: "Upload with a presigned URL (raw bytes), once, with no key; the file lands at the presign answer's result",
     keyed: false,
+    access: "in URL",
     params: token,
     body: { required: true, content: { "application/octet-stream": binary() } },
     responses: { ...uploaded, ...uploadErrors, "403": presignedUsed },
@@ -200,6 +202,7 @@ export const UPLOAD_OPERATIONS: ApiOperation[] = [
     path: "/api/webhooks/{server_id}/{secret}",
     summary: "Discord-webhook-compatible upload: change a Discord webhook URL to this one",
     keyed: false,
+    access: "in URL",
     params: obj({ server_id: z.string(), secret: z.string() }),
     query: obj({ wait: z.boolean().optional() }),
     body: {
