@@ -14,22 +14,14 @@ function keyColumn(op: ApiOperation): string {
   return op.keyed ? "yes" : (op.access ?? "no");
 }
 
-/** One row per path: its methods, who needs a key, and what its first operation does. */
+/** One row per operation (a HEAD shares its GET's row): the method, the path, who needs a key, what it does. */
 export function EndpointsTable() {
-  const byPath = new Map<string, ApiOperation[]>();
-  for (const op of API_OPERATIONS) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  return (
-    <Table
-      caption="Script API endpoints"
-      head={["Method", "Path", "Key", "Purpose"]}
-      rows={[...byPath].map(([path, ops]) => [
-        ops.map((op) => op.method.toUpperCase()).join(" · "),
-        <C key="p">{docsPath(path)}</C>,
-        keyColumn(ops[0]),
-        ops[0].summary,
-      ])}
-    />
-  );
+  const hasGet = (path: string) => API_OPERATIONS.some((op) => op.method === "get" && op.path === path);
+  const rows = API_OPERATIONS.filter((op) => !(op.method === "head" && hasGet(op.path))).map((op) => {
+    const methods = op.method === "get" && API_OPERATIONS.some((o) => o.method === "head" && o.path === op.path) ? "GET · HEAD" : op.method.toUpperCase();
+    return [methods, <C key="p">{docsPath(op.path)}</C>, keyColumn(op), op.summary];
+  });
+  return <Table caption="Script API endpoints" head={["Method", "Path", "Key", "Purpose"]} rows={rows} />;
 }
 
 /** The fields of a request schema (a body's fields, a query's parameters) with their descriptions. */
