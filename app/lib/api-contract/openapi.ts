@@ -37,22 +37,20 @@ function content(byType: Partial<Record<ContentType, z.ZodType>>) {
   return Object.fromEntries(Object.entries(byType).map(([type, schema]) => [type, { schema: schemaOf(schema as z.ZodType) }]));
 }
 
-/** The fields of an object schema as parameters and reference tables show them: name, requiredness, description, schema. */
+/** The fields of an object schema as reference tables show them: name, requiredness, description (read without converting, so a page render stays cheap). */
 export function fieldsOf(fields: z.ZodObject | undefined) {
   return Object.entries(fields?.shape ?? {}).map(([name, field]) => {
-    const { description, ...schema } = schemaOf(field as z.ZodType);
-    return { name, required: !(field as z.ZodType).safeParse(undefined).success, description: description as string | undefined, schema };
+    const schema = field as z.ZodType;
+    const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+    return { name, required: !schema.safeParse(undefined).success, description: schema.description ?? inner.description, schema };
   });
 }
 
 function parameters(location: "path" | "query" | "header", fields: z.ZodObject | undefined) {
-  return fieldsOf(fields).map(({ name, required, description, schema }) => ({
-    name,
-    in: location,
-    required: location === "path" || required,
-    ...(description ? { description } : {}),
-    schema,
-  }));
+  return fieldsOf(fields).map(({ name, required, schema: field }) => {
+    const { description, ...schema } = schemaOf(field);
+    return { name, in: location, required: location === "path" || required, ...(description ? { description } : {}), schema };
+  });
 }
 
 function answer({ description, content: body }: ApiAnswer) {
@@ -72,9 +70,21 @@ function operationObject(op: ApiOperation) {
   };
 }
 
-export function buildOpenApiDocument(serverUrl: string, version: string) {
+/** A value worked out on first use and kept: the contract is fixed once its modules load. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+/** The part of the document that depends on the contract only; converting the schemas costs milliseconds, so it is done once. */
+const contractDocument = once(() => {
   const paths: Record<string, Record<string, ReturnType<typeof operationObject>>> = {};
   for (const op of API_OPERATIONS) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  return { paths, schemas: tidy(z.toJSONSchema(contractSchemas, { uri: componentRef, unrepresentable: "any" }).schemas) as Record<string, JsonSchema> };
+});
+
+export function buildOpenApiDocument(serverUrl: string, version: string) {
+  const { paths, schemas } = contractDocument();
   return {
     openapi: "3.1.0",
     info: {
@@ -87,7 +97,7 @@ export function buildOpenApiDocument(serverUrl: string, version: string) {
     },
     servers: [{ url: serverUrl }],
     components: {
-      schemas: tidy(z.toJSONSchema(contractSchemas, { uri: componentRef, unrepresentable: "any" }).schemas) as Record<string, JsonSchema>,
+      schemas,
       securitySchemes: {
         ApiKeyHeader: { type: "apiKey", in: "header", name: "x-api-key" },
         BearerKey: { type: "http", scheme: "bearer" },
