@@ -225,6 +225,8 @@ function render(): string {
       `Node ${process.version}, load average at start ${os.loadavg().map((n) => round(n, 1)).join(" / ")}. ` +
       "Every figure is measured against its reference in the same run; the machine is shared, so absolute numbers are noisy and the ratios are what count.",
     "",
+    "What each tuning step changed, thread by thread: [PERFORMANCE-NOTES.md](PERFORMANCE-NOTES.md).",
+    "",
   ];
   if (results.serving) {
     lines.push(

@@ -5,6 +5,8 @@ import { createSignedFileUrl, SIGNED_URL_DEFAULT_S, SIGNED_URL_MAX_S, SIGNED_URL
 import type { Route } from "./+types/file-signed-url";
 import { parseId } from "~/services/platform/ids.server";
 import type { FileId } from "~/lib/ids";
+import type { AnswerBody } from "~/lib/api-contract/registry";
+import type { SignedUrlAnswer } from "~/lib/api-contract/files";
 
 /**
  * GET or POST /api/files/{id}/signed-url[?expires_in=seconds]: a link that opens a private file
@@ -24,7 +26,7 @@ async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.
     const file = fileId && (await findFileById(context.db, fileId));
     if (!file || file.server_id !== caller.serverId) return apiError("not_found", "File not found");
     const signed = await createSignedFileUrl(context.db, context.config.cdnBaseUrl, file, expiresIn);
-    return apiSuccess({ id: file.id, ...signed, data: signed });
+    return apiSuccess({ id: file.id, ...signed, data: signed } satisfies AnswerBody<typeof SignedUrlAnswer>);
   });
 }
 
