@@ -35,7 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     error = failure.message;
   }
   return {
-    entries,
+    // The page shows each entry's target; the details (every file of a bulk change) are in the exports.
+    entries: entries.map(({ detail: _detail, ...entry }) => entry),
     error,
     filters,
     servers: servers.map((s) => ({ id: s.id, name: s.name })),
@@ -53,7 +54,9 @@ function withParams(base: URLSearchParams, changes: Record<string, string | null
   return next.toString();
 }
 
-function ActorBadge({ actor }: { actor: AuditEntry["actor"] }) {
+type ShownEntry = Omit<AuditEntry, "detail">;
+
+function ActorBadge({ actor }: { actor: ShownEntry["actor"] }) {
   const label = actor.kind === "key" ? "API key" : actor.kind === "member" ? "Person" : "Stash";
   return (
     <span className="flex min-w-0 items-center gap-2">
