@@ -42,6 +42,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   file_missing: 400,
   file_hidden: 451,
   file_in_open_case: 409,
+  url_not_allowed: 422,
   file_infected: 422,
   plan_unavailable: 400,
   billing_not_configured: 500,

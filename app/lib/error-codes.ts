@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   "server_mismatch",
   "server_inactive",
   "invalid_upload_url",
+  "url_not_allowed",
   "role_change_refused",
   // What exists
   "not_found",

@@ -11,6 +11,7 @@ import { ApiCallLog } from "~/services/api-keys/api-call-log.server";
 import { LogVolume } from "~/services/logs/log-volume.server";
 import { KnownCredentials } from "~/services/api-keys/known-credentials.server";
 import { RateLimits } from "~/services/platform/rate-limits.server";
+import { createOutboundFetch, originKey, type OutboundFetch } from "~/services/platform/outbound-fetch.server";
 import { latestStorageReport } from "~/services/maintenance/storage-reconcile.server";
 import { imageSlotStats } from "~/services/media/image-slots.server";
 import { uploadBuffers } from "~/services/uploads/upload-buffers.server";
@@ -36,6 +37,8 @@ export interface AppContext {
   logVolume: LogVolume;
   /** Uploads whose commit lost its connection unanswered: their blobs go once the database says the rows do not exist. */
   inDoubtCommits: InDoubtCommits;
+  /** The only way to fetch a URL a user gave (imports, webhook deliveries): named hosts, no private addresses. */
+  outbound: OutboundFetch;
   startedAt: number;
   version: string;
 }
@@ -79,6 +82,10 @@ export async function createAppContext(config: Config, options: CreateAppContext
   const apiCalls = new ApiCallLog(handle.db, logger);
   const logVolume = new LogVolume(handle.db, logger);
   const inDoubtCommits = new InDoubtCommits(handle.db, blobs, logger);
+  const outbound = createOutboundFetch({
+    allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
+    trustedOrigins: [originKey(new URL(config.DISCORD_API_BASE))],
+  });
   return {
     config,
     db: handle.db,
@@ -91,6 +98,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
     apiCalls,
     logVolume,
     inDoubtCommits,
+    outbound,
     startedAt: Date.now(),
     version,
     async close() {
@@ -98,6 +106,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
       await apiCalls.close();
       await logVolume.close();
       await rateLimits.close();
+      await outbound.close();
       await handle.close();
     },
   };

@@ -59,6 +59,8 @@ const envSchema = z
     DISCORD_CLIENT_ID: optionalString,
     DISCORD_CLIENT_SECRET: optionalString,
     DISCORD_API_BASE: z.url().default("https://discord.com/api"),
+    // Lets URLs users give (imports, webhook endpoints) reach loopback and private addresses: self-hosting only.
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
     DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
 
     STRIPE_SECRET_KEY: optionalString,
