@@ -54,9 +54,7 @@ function withParams(base: URLSearchParams, changes: Record<string, string | null
   return next.toString();
 }
 
-type ShownEntry = Omit<AuditEntry, "detail">;
-
-function ActorBadge({ actor }: { actor: ShownEntry["actor"] }) {
+function ActorBadge({ actor }: { actor: AuditEntry["actor"] }) {
   const label = actor.kind === "key" ? "API key" : actor.kind === "member" ? "Person" : "Stash";
   return (
     <span className="flex min-w-0 items-center gap-2">
