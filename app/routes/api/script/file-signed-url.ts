@@ -13,7 +13,7 @@ import type { SignedUrlAnswer } from "~/lib/api-contract/files";
  * without a key until it expires, so an in-game UI (a phone gallery, an MDT) can show it.
  */
 async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
-  return withApiKey(context, request, { action: "file.sign_url", permission: "read" }, async (caller) => {
+  return withApiKey(context, request, { action: "file.sign_url", permission: "read", target: params.id }, async (caller, audit) => {
     const raw = new URL(request.url).searchParams.get("expires_in");
     const expiresIn = raw === null || raw === "" ? SIGNED_URL_DEFAULT_S : Number(raw);
     if (!Number.isInteger(expiresIn) || expiresIn < SIGNED_URL_MIN_S || expiresIn > SIGNED_URL_MAX_S) {
@@ -25,6 +25,7 @@ async function signedUrl({ request, params, context }: Route.LoaderArgs | Route.
     const fileId = parseId<FileId>(params.id);
     const file = fileId && (await findFileById(context.db, fileId));
     if (!file || file.server_id !== caller.serverId) return apiError("not_found", "File not found");
+    audit.files([file]);
     const signed = await createSignedFileUrl(context.db, context.config.cdnBaseUrl, file, expiresIn);
     return apiSuccess({ id: file.id, ...signed, data: signed } satisfies AnswerBody<typeof SignedUrlAnswer>);
   });

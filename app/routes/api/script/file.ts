@@ -18,10 +18,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "DELETE") {
     return methodNotAllowed("GET, HEAD, DELETE, OPTIONS", "Use GET for metadata or DELETE to delete");
   }
-  return withApiKey(context, request, { action: "file.delete", permission: "delete" }, async (caller) => {
+  return withApiKey(context, request, { action: "file.delete", permission: "delete", target: params.id }, async (caller, audit) => {
     const fileId = parseId<FileId>(params.id);
     const file = fileId && (await deleteServerFile(context, caller.serverId, fileId));
     if (!file) return apiError("not_found", "File not found");
+    audit.files([file]);
     return apiSuccess({ deleted: true, id: file.id, freed_bytes: file.size_bytes } satisfies AnswerBody<typeof DeleteSuccess>);
   });
 }
