@@ -153,7 +153,8 @@ export function writeResultsHistory(file: string, heading: string, run: string):
     "# Bench results",
     "",
     "Every `npm run bench` adds its figures here under the date it ran, newest first; earlier runs stay as they were written. " +
-      "How the bench measures and how to reproduce a figure: [docs/performance.md](../docs/performance.md).",
+      "How the bench measures and how to reproduce a figure: [docs/performance.md](../docs/performance.md); " +
+      "what each tuning step changed, thread by thread: [PERFORMANCE-NOTES.md](PERFORMANCE-NOTES.md).",
     "",
   ].join("\n");
   const previous = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";

@@ -282,6 +282,8 @@ function render(): string {
       `Node ${process.version}. Load average (1 min) as each section started: ${sectionLoads.join(", ") || "—"}; at the end ${os.loadavg().map((n) => round(n, 1)).join(" / ")}. ` +
       "Every figure is measured against its reference in the same run, in interleaved rounds; the machine is shared, so absolute numbers move with its load and the ratios and CPU per request are what count.",
     "",
+    "What each tuning step changed, thread by thread: [PERFORMANCE-NOTES.md](PERFORMANCE-NOTES.md).",
+    "",
     ...renderSummary(results),
   ];
   if (results.serving) lines.push(...renderServing(results.serving, rounds, seconds));

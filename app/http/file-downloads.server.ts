@@ -94,7 +94,7 @@ async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: num
 export async function fileMetadataResponse(ctx: AppContext, request: KeyedRequest, id: string): Promise<Response> {
   const fileId = parseId<FileId>(id);
   const visible = fileId && (await findFileById(ctx.db, fileId));
-  if (!visible || !(await holdsReadKeyOf(ctx, request, visible.server_id))) return notFound();
+  if (!visible || !(await holdsReadKeyOf(ctx, request, visible))) return notFound();
   const [file, variants] = await Promise.all([
     ctx.db.selectFrom("files").selectAll().where("id", "=", visible.id).executeTakeFirstOrThrow(),
     ctx.db.selectFrom("file_variants").select(["variant"]).where("file_id", "=", visible.id).execute(),
