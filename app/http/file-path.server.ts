@@ -230,9 +230,11 @@ export function createFilePathHandler(deps: FilePathDeps) {
     }
 
     if (accelPrefix) {
-      // nginx answers Range and sends the bytes from its internal location.
+      // nginx answers Range and sends the bytes from its internal location. An empty body of
+      // announced length lets nginx keep its upstream connection (a chunked one it would close).
       delete headers["Content-Range"];
-      delete headers["Content-Length"];
+      delete headers["Accept-Ranges"];
+      headers["Content-Length"] = "0";
       headers["X-Accel-Redirect"] = accelPrefix + storageKey;
       if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
       return void res.writeHead(200, headers).end();
