@@ -24,7 +24,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const MIGRATION_LOCK_ID = 7_411_903_202_611n;
 let s3: LocalS3;
 
-/** What docker-compose.yml gives each app instance, pointed at this test's PostgreSQL, S3 and Redis. */
+/** What docker-compose.yml's S3 variant gives each app instance (decision 121), pointed at this test's PostgreSQL, S3 and Redis. */
 function composeEnv(databaseUrl: string, bucket = s3.bucket): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
@@ -120,9 +120,9 @@ describe.runIf(usingPostgres)("instances started together on an empty PostgreSQL
     }
   });
 
-  it("docker-compose.yml's two app instances start together from empty volumes and serve as one", { timeout: 180_000 }, async () => {
+  it("two app instances on S3, as compose's S3 variant runs them, start together from empty volumes and serve as one", { timeout: 180_000 }, async () => {
     const database = await createTestDatabase();
-    // Compose's minio-setup makes an empty bucket; so does this.
+    // An S3 deployment starts with an empty bucket; so does this.
     const bucket = await startLocalS3("stash");
     const saved = s3;
     s3 = bucket;
