@@ -43,6 +43,8 @@ export default [
   route("api/files/:id", "routes/api/script/file.ts"),
   route("api/files/:id/signed-url", "routes/api/script/file-signed-url.ts"),
   route("api/reports", "routes/api/script/reports.ts"),
+  route("api/imports", "routes/api/script/imports.ts"),
+  route("api/imports/:id/:part?", "routes/api/script/import.ts"),
   // Stripe's events, authenticated by their signature.
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // Endpoints the portal calls with the session cookie; same-origin only.

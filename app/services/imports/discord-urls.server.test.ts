@@ -50,7 +50,7 @@ describe("snowflakeTime", () => {
     expect(isSnowflake("175928847299117063")).toBe(true);
     expect(isSnowflake("0000000000000000")).toBe(false);
     expect(isSnowflake("12345")).toBe(false);
-    expect(isSnowflake(175928847299117063)).toBe(false);
+    expect(isSnowflake(175928847)).toBe(false);
   });
 });
 
