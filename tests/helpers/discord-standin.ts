@@ -48,7 +48,8 @@ export interface DiscordStandIn {
   delete(attachmentId: string): void;
   /** A link as Discord would hand it out now, or one whose `ex` passed a week ago. */
   link(attachmentId: string, options?: { expired?: boolean; host?: string }): string;
-  revokeToken(): void;
+  /** The token stops working (as after a reset in the Developer Portal); false gives it back. */
+  revokeToken(revoked?: boolean): void;
   setIntent(enabled: boolean): void;
   /** The next `count` API calls answer 429 with this retry_after. */
   rateLimit(count: number, retryAfterS: number, global?: boolean): void;
@@ -212,8 +213,8 @@ export async function startDiscordStandIn(token = "MTIz.stand-in.bot-token"): Pr
       if (a) a.deleted = true;
     },
     link,
-    revokeToken() {
-      revoked = true;
+    revokeToken(value = true) {
+      revoked = value;
     },
     setIntent(enabled) {
       intent = enabled;
