@@ -155,13 +155,24 @@ async function importExportLogs(ctx: AppContext, job: ImportRow, notes: Set<stri
   Object.assign(job.cursor, next);
 }
 
-/** Runs `task` over `items`, `limit` at a time, in order of start. */
+/**
+ * Runs `task` over `items`, `limit` at a time, in order of start. The first failure stops the lanes from
+ * starting more, and is thrown once every started task has ended (none outlives the run).
+ */
 async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | null = null;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await task(items[next++]!);
+    while (!failure && next < items.length) {
+      try {
+        await task(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   });
   await Promise.all(lanes);
+  if (failure) throw (failure as { error: unknown }).error;
 }
 
 async function fetchPending(ctx: AppContext, job: ImportRow, items: ImportItemWorker, progress: () => Promise<void>, signal: AbortSignal): Promise<void> {
