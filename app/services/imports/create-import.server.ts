@@ -12,7 +12,7 @@ import { loadUploadTarget } from "~/services/uploads/store-upload.server";
 import type { ImportItemInput } from "~/services/imports/import-items.server";
 import { parseChatExportText, type ChatExport } from "~/services/imports/chat-exporter.server";
 import { ImportArchive } from "~/services/imports/import-archive.server";
-import { parseHostList, parseUrlList } from "~/services/imports/url-list.server";
+import { parseHostList, parseUrlList, urlRefusal } from "~/services/imports/url-list.server";
 import { parseZiplineExport, ziplineBaseUrl } from "~/services/imports/zipline-export.server";
 import { isSnowflake } from "~/services/imports/discord-urls.server";
 import { archiveKey, archiveLimits, importBlobPrefix, logEntriesKey, MAX_EXPORT_JSON_BYTES } from "~/services/imports/import-blobs.server";
@@ -140,8 +140,11 @@ async function folderIntake(ctx: AppContext, file: UploadedSourceFile): Promise<
   return { items, logEntries: [], archivePath: file.path, secret: null, options: {} };
 }
 
-async function ziplineIntake(file: UploadedSourceFile, instanceUrl: unknown, route: string | undefined): Promise<Intake> {
+async function ziplineIntake(ctx: AppContext, file: UploadedSourceFile, instanceUrl: unknown, route: string | undefined): Promise<Intake> {
   const base = ziplineBaseUrl(instanceUrl);
+  const host = new URL(base).hostname.toLowerCase();
+  const refusal = urlRefusal(new URL(base), [host], ctx.config.OUTBOUND_ALLOW_PRIVATE_NETWORKS);
+  if (refusal) throw new DomainError("url_not_allowed", `The Zipline address was refused: ${refusal}`, { field: "instance_url" });
   let json: unknown;
   try {
     json = JSON.parse((await readJsonFile(file.path)).replace(/^\ufeff/, ""));
@@ -153,7 +156,7 @@ async function ziplineIntake(file: UploadedSourceFile, instanceUrl: unknown, rou
   if (!/^\/?[A-Za-z0-9_-]+\/?$/.test(cleanRoute)) throw new DomainError("invalid_request", "The route must be one path segment such as /r or /u", { field: "route" });
   const parsed = parseZiplineExport(json, base, cleanRoute);
   if (parsed.items.length === 0) throw new DomainError("invalid_export", "The Zipline export lists no files that can be fetched");
-  return { items: parsed.items, logEntries: [], archivePath: null, secret: null, options: { instance_url: base, host: new URL(base).hostname.toLowerCase(), password_protected: parsed.passwordProtected } };
+  return { items: parsed.items, logEntries: [], archivePath: null, secret: null, options: { instance_url: base, host, password_protected: parsed.passwordProtected } };
 }
 
 async function intakeOf(ctx: AppContext, input: CreateImportInput): Promise<Intake> {
@@ -177,7 +180,7 @@ async function intakeOf(ctx: AppContext, input: CreateImportInput): Promise<Inta
     case "fivemanage":
       return { items: [], logEntries: [], archivePath: null, secret: token(input.apiKey, "Fivemanage API key"), options: {} };
     case "zipline":
-      return ziplineIntake(input.file, input.instanceUrl, input.route);
+      return ziplineIntake(ctx, input.file, input.instanceUrl, input.route);
     case "folder":
       return folderIntake(ctx, input.file);
   }
