@@ -5,6 +5,8 @@ import { seedAccount } from "../helpers/api-seed.ts";
 import { startFivemanageStandIn, startZiplineStandIn, type FivemanageStandIn, type ZiplineStandIn } from "../helpers/host-standins.ts";
 import { importRequest, importView, photo } from "../helpers/imports.ts";
 import { zipOf } from "../helpers/zips.ts";
+import { traceOf } from "../helpers/upload-fixtures.ts";
+import { getAccountQuota } from "../../app/services/billing/quota.server.ts";
 import { BACKGROUND_JOBS } from "../../app/services/maintenance/background-jobs.server.ts";
 import type { TestServer } from "../helpers/server.ts";
 
@@ -93,5 +95,23 @@ describe("a folder of files as a zip", () => {
     const { import: done, report } = await importView(server, account.key, created.id);
     expect(done.progress).toMatchObject({ total: 3, stored: 2, failed: 1 });
     expect(report!.failed_items).toEqual([expect.objectContaining({ url: "evidence/case-12/notes.txt", cause: "type_not_allowed" })]);
+  });
+});
+
+describe("a team whose storage is full", () => {
+  it("stores nothing, counts each file under the quota cause, and uses no storage", async () => {
+    const account = await seedAccount(server.ctx, { permissions: ["upload", "read"] });
+    const quota = await getAccountQuota(server.ctx.db, account.teamId);
+    await server.ctx.db.updateTable("account_usage").set({ used_bytes: quota.quotaBytes - 10 }).where("team_id", "=", account.teamId).execute();
+    const zip = await zipOf(await Promise.all([0, 1, 2].map(async (i) => ({ name: `p${i}.png`, data: await photo(600 + i) }))));
+    const body = new FormData();
+    body.append("source", "folder");
+    body.append("file", new Blob([new Uint8Array(zip)]), "p.zip");
+    const before = await traceOf(server, account);
+    const { import: created } = await (await importRequest(server, account.key, body)).json();
+    await server.runJob(BACKGROUND_JOBS.imports);
+    const { import: done } = await importView(server, account.key, created.id);
+    expect(done).toMatchObject({ state: "finished", progress: { total: 3, stored: 0, failed: 3 }, failures: [{ cause: "quota", label: "Storage quota full", count: 3 }] });
+    expect(await traceOf(server, account)).toEqual(before);
   });
 });
