@@ -75,6 +75,7 @@ export default [
   route("logs/tail", "routes/portal/logs-tail.ts"),
   route("logs/export", "routes/portal/logs-export.ts"),
   route("invitations/:token", "routes/portal/invitation.tsx"),
+  route("import/:id/map.csv", "routes/portal/import-map.ts"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),
     route("servers", "routes/portal/servers.tsx"),
@@ -90,6 +91,7 @@ export default [
     route("gallery/:fileId", "routes/portal/file-detail.tsx"),
     route("upload", "routes/portal/upload.tsx"),
     route("storage", "routes/portal/storage.tsx"),
+    route("import", "routes/portal/import.tsx"),
     route("settings", "routes/portal/settings.tsx"),
   ]),
 

@@ -40,6 +40,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "member.update": "Changed a member's access",
   "member.remove": "Removed a member",
   "member.leave": "Left the team",
+  "import.create": "Started an import",
+  "import.cancel": "Cancelled an import",
+  "import.urls": "Added URLs to an import",
+  "import.start": "Started an import's list",
 };
 
 export function auditActionLabel(action: string): string {

@@ -39,13 +39,13 @@ const DRAFT_TTL_MINUTES = 60;
 
 class Cancelled extends Error {}
 
-async function claimNext(ctx: AppContext, worker: string): Promise<ImportRow | undefined> {
+async function claimNext(ctx: AppContext, worker: string, only?: string): Promise<ImportRow | undefined> {
   const { rows } = await sql<ImportRow>`
     UPDATE imports SET state = 'running', locked_by = ${worker}, locked_until = now() + make_interval(secs => ${LEASE_S}),
       started_at = coalesce(started_at, now()), updated_at = now()
     WHERE id = (
       SELECT id FROM imports
-      WHERE state IN ('queued', 'running') AND (locked_until IS NULL OR locked_until < now())
+      WHERE state IN ('queued', 'running') AND (locked_until IS NULL OR locked_until < now()) ${only ? sql`AND id = ${only}` : sql``}
       ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
     )
     RETURNING *`.execute(ctx.db);
@@ -291,7 +291,15 @@ async function expireDrafts(ctx: AppContext): Promise<void> {
  * returns — at the latest after `maxRunMs`, handing what is unfinished to the next run. Tests run it
  * with no linger and no bound: it returns when nothing is left.
  */
-export async function runImportJobs(ctx: AppContext, stopping: AbortSignal, options: { lingerMs: number; maxRunMs?: number; pollMs?: number } = { lingerMs: 0 }): Promise<void> {
+export interface RunImportOptions {
+  lingerMs: number;
+  maxRunMs?: number;
+  pollMs?: number;
+  /** Work on this import only (the CLI runs its own import in its own process). */
+  only?: string;
+}
+
+export async function runImportJobs(ctx: AppContext, stopping: AbortSignal, options: RunImportOptions = { lingerMs: 0 }): Promise<void> {
   // A bounded run hands its imports back (leases released) for the next run: the job queue sees runs end.
   const signal = options.maxRunMs ? AbortSignal.any([stopping, AbortSignal.timeout(options.maxRunMs)]) : stopping;
   const worker = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -300,7 +308,7 @@ export async function runImportJobs(ctx: AppContext, stopping: AbortSignal, opti
   await expireDrafts(ctx);
   while (!signal.aborted) {
     let claimed: ImportRow | undefined;
-    if (running.size < IMPORTS_AT_ONCE) claimed = await claimNext(ctx, worker);
+    if (running.size < IMPORTS_AT_ONCE) claimed = await claimNext(ctx, worker, options.only);
     if (claimed) {
       const run = runImport(ctx, claimed, worker, signal).finally(() => running.delete(run));
       running.add(run);
