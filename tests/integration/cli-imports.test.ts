@@ -50,7 +50,7 @@ describe("the import commands", { timeout: 240_000 }, () => {
     const folder = await cli("import:folder", "--server", serverId, "--path", filesDir, "--category", "evidence");
     expect(folder.code).toBe(0);
     expect(folder.stdout).toMatch(/^Import [0-9a-f-]{36}\nfinished: 4\/4 \(2 stored, 0 already in Stash, 2 not brought\)\n {2}Type not allowed: 2\n/);
-    expect(folder.stdout).toContain("UPDATE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://cdn.discordapp.com/', 'http://localhost:3000/dc/')");
+    expect(folder.stdout).toContain("UPDATE IGNORE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://cdn.discordapp.com/', 'http://localhost:3000/dc/')");
 
     const urls = await cli("import:urls", "--server", serverId, "--file", path.join(filesDir, "list.txt"));
     expect(urls.code).toBe(1);

@@ -20,9 +20,9 @@ describe("rewriteStatements", () => {
     expect(sql).toBe(
       [
         "-- LB Phone: phone_photos.link (VARCHAR(200))",
-        "UPDATE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://cdn.discordapp.com/', 'https://cdn.example.com/dc/')",
+        "UPDATE IGNORE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://cdn.discordapp.com/', 'https://cdn.example.com/dc/')",
         "  WHERE `link` LIKE 'https://cdn.discordapp.com/attachments/%' AND CHAR_LENGTH(REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://cdn.discordapp.com/', 'https://cdn.example.com/dc/')) <= 200;",
-        "UPDATE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://media.discordapp.net/', 'https://cdn.example.com/dc/')",
+        "UPDATE IGNORE `phone_photos` SET `link` = REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://media.discordapp.net/', 'https://cdn.example.com/dc/')",
         "  WHERE `link` LIKE 'https://media.discordapp.net/attachments/%' AND CHAR_LENGTH(REPLACE(SUBSTRING_INDEX(`link`, '?', 1), 'https://media.discordapp.net/', 'https://cdn.example.com/dc/')) <= 200;",
       ].join("\n"),
     );

@@ -40,7 +40,8 @@ export function rewriteDiscordUrl(url: string, cdnBase: string): string | null {
 /**
  * The MySQL/MariaDB statements that rewrite one table: one UPDATE per Discord host, each changing only
  * Discord attachment links whose rewritten form fits the column (a longer one is left as it was and
- * shows in the report's length check).
+ * shows in the report's length check). `IGNORE`: LB Phone's link is part of its primary key, so a phone
+ * holding one attachment under both Discord hosts keeps the second row as it was rather than failing.
  */
 export function rewriteStatements(table: PhoneTable, cdnBase: string): string {
   const column = mysqlName(table.column);
@@ -49,7 +50,7 @@ export function rewriteStatements(table: PhoneTable, cdnBase: string): string {
     const from = mysqlString(`https://${host}/`);
     const rewritten = `REPLACE(SUBSTRING_INDEX(${column}, '?', 1), ${from}, ${mysqlString(`${cdnBase}/dc/`)})`;
     lines.push(
-      `UPDATE ${mysqlName(table.table)} SET ${column} = ${rewritten}\n  WHERE ${column} LIKE ${mysqlString(`https://${host}/attachments/%`)} AND CHAR_LENGTH(${rewritten}) <= ${table.maxLength};`,
+      `UPDATE IGNORE ${mysqlName(table.table)} SET ${column} = ${rewritten}\n  WHERE ${column} LIKE ${mysqlString(`https://${host}/attachments/%`)} AND CHAR_LENGTH(${rewritten}) <= ${table.maxLength};`,
     );
   }
   return lines.join("\n");
