@@ -111,3 +111,27 @@ describe("when Discord's undocumented refresh endpoint does not answer", () => {
     }
   });
 });
+
+describe("cancelling a running import", () => {
+  it("stops it before its next file, forgets the token at once and keeps what was stored", async () => {
+    const account = await freshAccount();
+    const ids = Array.from({ length: 6 }, (_, i) => String(1187654321098790000n + BigInt(i) * 4194304n));
+    for (const [i, id] of ids.entries()) discord.add({ channelId: CHANNEL, attachmentId: id, messageId: id, filename: `c${i}.png`, bytes: await photo(900 + i) });
+    // The first file comes through; the next four wait at Discord, one in each of the job's lanes.
+    const held = ids.slice(1, 5).map((id) => discord.hold(id));
+    const { import: created } = await (await importRequest(server, account.key, { source: "urls", urls: ids.map((id) => discord.link(id, { expired: true })), bot_token: discord.token })).json();
+    const run = server.runJob(BACKGROUND_JOBS.imports);
+    await Promise.all(held.map((h) => h.reached));
+    const res = await server.request(`/api/imports/${created.id}/cancel`, { method: "POST", headers: { "x-api-key": account.key } });
+    expect((await res.json()).import.state).toBe("cancelled");
+    expect((await server.ctx.db.selectFrom("imports").select("secret").where("id", "=", created.id).executeTakeFirstOrThrow()).secret).toBeNull();
+    for (const h of held) h.release();
+    await run;
+    const { import: cancelled } = await importView(server, account.key, created.id);
+    // The files already on their way are stored; the sixth is never fetched.
+    expect(cancelled).toMatchObject({ state: "cancelled", progress: { total: 6, stored: 5 } });
+    expect(discord.cdnRequests.filter((p) => p.includes(ids[5]!))).toEqual([]);
+    const stored = await server.ctx.db.selectFrom("files").select("id").where("server_id", "=", account.serverId).execute();
+    expect(stored.length).toBe(cancelled.progress.stored);
+  });
+});

@@ -194,7 +194,8 @@ export function activeImport(db: Db, teamId: TeamId) {
 export const importInProgress = (id: string) =>
   new DomainError("import_in_progress", "This team already has an import in progress; wait for it to finish or cancel it first", { import_id: id });
 
-async function insertItems(db: Db, importId: ImportId, items: ImportItemInput[], firstSeq: number): Promise<void> {
+/** Records an import's files, numbered from `firstSeq` in the order the job fetches them. */
+export async function insertImportItems(db: Db, importId: ImportId, items: ImportItemInput[], firstSeq: number): Promise<void> {
   for (let start = 0; start < items.length; start += 1000) {
     await db
       .insertInto("import_items")
@@ -215,8 +216,6 @@ async function insertItems(db: Db, importId: ImportId, items: ImportItemInput[],
       .execute();
   }
 }
-
-export { insertItems as insertImportItems };
 
 /**
  * Starts an import: checks the server (active, the team's), reads the source (refusing a malformed
@@ -274,7 +273,7 @@ export async function createImport(ctx: AppContext, scope: ImportScope, input: C
           }
           throw error;
         });
-      await insertItems(trx, id, intake.items, 0);
+      await insertImportItems(trx, id, intake.items, 0);
     });
   } catch (error) {
     await Promise.all(keys.map((key) => ctx.blobs.delete(key).catch(() => undefined)));

@@ -37,7 +37,10 @@ const MAX_RETRIES = 5;
 /** A draft (a list still being sent) left this long is given up. */
 const DRAFT_TTL_MINUTES = 60;
 
+/** The import was cancelled (or ended) by someone else while this run worked on it. */
 class Cancelled extends Error {}
+/** Another run took the import (this one stalled past its lease): stop, touching nothing. */
+class LeaseLost extends Error {}
 
 async function claimNext(ctx: AppContext, worker: string, only?: string): Promise<ImportRow | undefined> {
   const { rows } = await sql<ImportRow>`
@@ -74,8 +77,9 @@ async function recordProgress(ctx: AppContext, id: string, worker: string): Prom
   return rows[0]?.state ?? null;
 }
 
-async function recordOutcome(ctx: AppContext, id: string, item: ItemRow, outcome: Outcome): Promise<void> {
-  await ctx.db
+/** Records one file's outcome; answers the import's state, so a run notices a cancel before its next file. */
+async function recordOutcome(ctx: AppContext, id: string, item: ItemRow, outcome: Outcome): Promise<string | undefined> {
+  const row = await ctx.db
     .updateTable("import_items")
     .set(
       outcome.state === "failed"
@@ -84,7 +88,9 @@ async function recordOutcome(ctx: AppContext, id: string, item: ItemRow, outcome
     )
     .where("import_id", "=", id as ImportId)
     .where("seq", "=", item.seq)
-    .execute();
+    .returning((eb) => eb.selectFrom("imports").select("state").where("id", "=", id as ImportId).as("import_state"))
+    .executeTakeFirst();
+  return row?.import_state ?? undefined;
 }
 
 async function deleteImportBlobs(ctx: AppContext, id: string): Promise<void> {
@@ -175,7 +181,7 @@ async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Prom
   if (failure) throw (failure as { error: unknown }).error;
 }
 
-async function fetchPending(ctx: AppContext, job: ImportRow, items: ImportItemWorker, progress: () => Promise<void>, signal: AbortSignal): Promise<void> {
+async function fetchPending(ctx: AppContext, job: ImportRow, items: ImportItemWorker, progress: () => Promise<void>, cancelled: () => void, signal: AbortSignal): Promise<void> {
   let after = -1;
   for (;;) {
     signal.throwIfAborted();
@@ -193,7 +199,8 @@ async function fetchPending(ctx: AppContext, job: ImportRow, items: ImportItemWo
     await items.prepare(batch);
     await eachLimited(batch, FILES_AT_ONCE, async (item) => {
       signal.throwIfAborted();
-      await recordOutcome(ctx, job.id, item, await items.process(item));
+      const state = await recordOutcome(ctx, job.id, item, await items.process(item));
+      if (state !== "running") cancelled();
     });
     await progress();
     if ((job.cursor as unknown as DiscoverCursor).retries) {
@@ -218,10 +225,10 @@ async function runImport(ctx: AppContext, job: ImportRow, worker: string, stoppi
   let progressing: Promise<void> | null = null;
   const progress = async () => {
     const state = await recordProgress(ctx, job.id, worker);
-    if (state !== "running") {
-      local.abort(new Cancelled());
-      throw new Cancelled();
-    }
+    if (state === "running") return;
+    const stop = state === null ? new LeaseLost() : new Cancelled();
+    local.abort(stop);
+    throw stop;
   };
   const timer = setInterval(() => {
     progressing ??= progress()
@@ -235,14 +242,20 @@ async function runImport(ctx: AppContext, job: ImportRow, worker: string, stoppi
     items = new ImportItemWorker(ctx, job, target, opened?.archive ?? null, signal);
     if ((job.cursor as unknown as DiscoverCursor).phase !== "fetch") await discoverItems(ctx, job, items.bot, signal, (note) => notes.add(note));
     await importExportLogs(ctx, job, notes);
-    await fetchPending(ctx, job, items, progress, signal);
+    await fetchPending(ctx, job, items, progress, () => local.abort(new Cancelled()), signal);
     for (const note of items.notes) notes.add(note);
     await finish(ctx, job, worker, { state: "finished" }, notes);
     ctx.logger.info({ importId: job.id, source: job.source }, "import finished");
   } catch (error) {
     for (const note of items?.notes ?? []) notes.add(note);
-    if (error instanceof Cancelled || local.signal.aborted) {
-      await deleteImportBlobs(ctx, job.id);
+    if (local.signal.aborted) {
+      if (local.signal.reason instanceof Cancelled) {
+        // The counts as the files that were on their way left them.
+        await progressing;
+        await recordProgress(ctx, job.id, worker);
+        await ctx.db.updateTable("imports").set({ locked_by: null, locked_until: null }).where("id", "=", job.id).where("locked_by", "=", worker).execute();
+        await deleteImportBlobs(ctx, job.id);
+      }
       return;
     }
     if (stopping.aborted) {
