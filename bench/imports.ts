@@ -1,8 +1,8 @@
 /**
  * Import bench (DESIGN.md "Performance budgets": ≥ 50 files/s from loopback sources, RSS growth
  * < 100 MB for 10,000 files; refresh calls at most 50 links each). Not a timed test: run
- * `npx tsx bench/imports.ts` (BENCH_IMPORT_FILES to change the count, BENCH_DATABASE_URL for
- * PostgreSQL). A list of 10,000 expired Discord links (~100 KB JPEGs) is imported with a bot token
+ * `node --expose-gc --import tsx bench/imports.ts` (BENCH_IMPORT_FILES to change the count,
+ * BENCH_DATABASE_URL for PostgreSQL, BENCH_IMPORT_WEBP=false to keep JPEGs as they are). A list of 10,000 expired Discord links (~100 KB JPEGs) is imported with a bot token
  * by the real job in this process, through the real upload pipeline with a new server's defaults;
  * Discord is a child process on loopback. A dated section is appended to bench/RESULTS.md.
  */
@@ -87,11 +87,11 @@ const cpuMs = (cpu.user + cpu.system) / 1000;
 const lines = [
   `- ${FILES.toLocaleString("en-GB")} expired Discord links to ~${Math.round(stats.imageBytes / 1024)} KB JPEGs, one import with a bot token, ${config.DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${convertToWebp ? "a new server's defaults (WebP conversion, metadata stripped, thumbnails)" : "WebP conversion off (metadata stripped, thumbnails)"}: ${run.view.state}, ${run.view.progress.stored} stored, ${run.view.progress.failed} failed, in ${run.seconds.toFixed(1)} s`,
   `- throughput: ${filesPerSecond.toFixed(1)} files/s — budget ≥ 50 files/s: ${filesPerSecond >= 50 ? "meets" : "misses"}`,
-  `- CPU of this process (the job, the pipeline, the embedded database): ${(cpuMs / run.view.progress.stored).toFixed(1)} ms per file, ${(cpuMs / 1000 / run.seconds).toFixed(2)} cores busy on average — at most ${((1000 / (cpuMs / run.view.progress.stored)) * os.cpus().length).toFixed(0)} files/s on ${os.cpus().length} idle cores`,
+  `- CPU of this process (the job and the upload pipeline${config.DATABASE_URL ? "; PostgreSQL runs apart" : ", and the embedded database"}): ${(cpuMs / run.view.progress.stored).toFixed(1)} ms per file, ${(cpuMs / 1000 / run.seconds).toFixed(2)} cores busy on average — at most ${((1000 / (cpuMs / run.view.progress.stored)) * os.cpus().length).toFixed(0)} files/s on ${os.cpus().length} idle cores`,
   `- RSS: ${mb(rssBefore)} MB after the warm-up, peak ${mb(rssPeak)} MB, ${mb(rssAfter)} MB at the end — growth ${growth.toFixed(1)} MB; budget < 100 MB: ${growth < 100 ? "meets" : "misses"}`,
   `- refresh-urls: ${stats.refreshCalls} calls for ${stats.refreshedUrls} links (the warm-up's included), at most ${stats.maxBatch} a call — budget ≤ 50: ${stats.maxBatch <= 50 ? "meets" : "misses"}`,
   `- load average before / after: ${loadBefore} → ${load()} (the machine is shared; figures move with it)`,
 ];
 console.log(lines.join("\n"));
-const section = `\n## Imports: ${FILES.toLocaleString("en-GB")} Discord links from loopback stand-ins (${new Date().toISOString().slice(0, 10)})\n\nRun with \`npx tsx bench/imports.ts\` on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}.\n\n${lines.join("\n")}\n`;
+const section = `\n## Imports: ${FILES.toLocaleString("en-GB")} Discord links from loopback stand-ins (${new Date().toISOString().slice(0, 10)})\n\nRun with \`node --expose-gc --import tsx bench/imports.ts\` on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}.\n\n${lines.join("\n")}\n`;
 fs.appendFileSync("bench/RESULTS.md", section);
