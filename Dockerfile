@@ -38,7 +38,8 @@ COPY db ./db
 COPY storage ./storage
 COPY cli ./cli
 COPY public ./public
-RUN mkdir -p /app/data && chown -R stash:stash /app/data
+# files/ exists in the image so a named volume mounted there starts owned by the app user.
+RUN mkdir -p /app/data/files && chown -R stash:stash /app/data
 USER stash
 VOLUME ["/app/data"]
 EXPOSE 3000

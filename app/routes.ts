@@ -44,7 +44,12 @@ export default [
   route("api/files/:id/signed-url", "routes/api/script/file-signed-url.ts"),
   route("api/reports", "routes/api/script/reports.ts"),
   route("api/imports", "routes/api/script/imports.ts"),
-  route("api/imports/:id/:part?", "routes/api/script/import.ts"),
+  route("api/imports/:id", "routes/api/script/import.ts"),
+  route("api/imports/:id/map.csv", "routes/api/script/import-map.ts", { id: "import-map-csv" }),
+  route("api/imports/:id/map.json", "routes/api/script/import-map.ts", { id: "import-map-json" }),
+  route("api/imports/:id/urls", "routes/api/script/import-action.ts", { id: "import-urls" }),
+  route("api/imports/:id/start", "routes/api/script/import-action.ts", { id: "import-start" }),
+  route("api/imports/:id/cancel", "routes/api/script/import-action.ts", { id: "import-cancel" }),
   // Stripe's events, authenticated by their signature.
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // Endpoints the portal calls with the session cookie; same-origin only.

@@ -4,7 +4,7 @@
  * `node --expose-gc --import tsx bench/imports.ts` (BENCH_IMPORT_FILES to change the count,
  * BENCH_DATABASE_URL for PostgreSQL, BENCH_IMPORT_WEBP=false to keep JPEGs as they are). A list of 10,000 expired Discord links (~100 KB JPEGs) is imported with a bot token
  * by the real job in this process, through the real upload pipeline with a new server's defaults;
- * Discord is a child process on loopback. A dated section is appended to bench/RESULTS.md.
+ * Discord is a child process on loopback. The figures go into bench/RESULTS.md under the run's date.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -18,12 +18,14 @@ import { createImport } from "../app/services/imports/create-import.server.ts";
 import { getImport } from "../app/services/imports/imports.server.ts";
 import { runImportJobs } from "../app/services/imports/import-runner.server.ts";
 import { startChild } from "./lib.ts";
+import { writeResultsHistory } from "./report.ts";
 
 const FILES = Number(process.env.BENCH_IMPORT_FILES ?? 10_000);
 const WARM_UP = 100;
 const CHANNEL = "1012345678901234567";
 const load = () => os.loadavg().map((n) => n.toFixed(1)).join(" / ");
 
+const startedAt = new Date();
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "stash-bench-imports-"));
 const standIn = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/import-standin.ts"], {}, path.join(work, "standin.log"));
 const origin = `http://127.0.0.1:${standIn.info.port}`;
@@ -93,5 +95,8 @@ const lines = [
   `- load average before / after: ${loadBefore} → ${load()} (the machine is shared; figures move with it)`,
 ];
 console.log(lines.join("\n"));
-const section = `\n## Imports: ${FILES.toLocaleString("en-GB")} Discord links from loopback stand-ins (${new Date().toISOString().slice(0, 10)})\n\nRun with \`node --expose-gc --import tsx bench/imports.ts\` on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}.\n\n${lines.join("\n")}\n`;
-fs.appendFileSync("bench/RESULTS.md", section);
+writeResultsHistory(
+  "bench/RESULTS.md",
+  `${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC — bench/imports.ts: ${FILES.toLocaleString("en-GB")} Discord links from loopback stand-ins`,
+  `Run with \`node --expose-gc --import tsx bench/imports.ts\` on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}.\n\n${lines.join("\n")}`,
+);

@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: every budget of DESIGN.md "Performance budgets", each against a reference
- * measured in the same run, then bench/RESULTS.md. Bounded: about 12–15 minutes on 2 cores.
- * BENCH_SECONDS (per wrk run, default 4), BENCH_ROUNDS (interleaved /f/ rounds, default 4),
- * BENCH_SKIP=serving,transforms,uploads,small-uploads,search,logs,webp,video.
+ * `npm run bench`: every budget of DESIGN.md "Performance budgets" and issue 41's figures, each
+ * against a reference measured in the same run, added to bench/RESULTS.md under the run's date
+ * (decision 122, docs/performance.md). Bounded: about 20–25 minutes on 2 cores.
+ * BENCH_SECONDS (per wrk run, default 4), BENCH_ROUNDS (interleaved rounds, default 5),
+ * BENCH_SKIP=serving,accel,start,transforms,uploads,small-uploads,search,logs,webp,video.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -15,6 +16,9 @@ import { hasBinary, median, round, startChild } from "./lib.ts";
 import { benchSearch, type SearchResult } from "./search.ts";
 import { benchLogIngest, benchLogSearch, benchLogTail, type LogIngestResult, type LogSearchResult, type LogTailResult } from "./logs.ts";
 import { benchRevalidation, benchServing, benchTransforms, startNginx, type RevalidationResult, type ServingResult, type TransformResult } from "./serving.ts";
+import { benchAccel, checkProxyAnswers, startProxyTopology, type AccelRun } from "./accel.ts";
+import { benchEmbeddedStart, type EmbeddedStartResult } from "./embedded-start.ts";
+import { renderAccel, renderEmbeddedStart, renderServing, renderSummary, verdict, writeResultsHistory } from "./report.ts";
 import { benchColdTransforms, type ColdTransformResult } from "./cold-transforms.ts";
 import { benchUploads, type UploadResult } from "./uploads.ts";
 import { benchWebp, type WebpResult } from "./webp.ts";
@@ -23,7 +27,7 @@ import { benchSmallUploads, type SmallUploadRun } from "./small-uploads.ts";
 import { encodeImage } from "../app/services/media/images.server.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const SHOTS = 6;
 const skip = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 const workDir = path.resolve("bench/.work");
@@ -46,7 +50,13 @@ const results: {
   logTail?: LogTailResult;
   video?: VideoResult | string;
   smallUploads?: SmallUploadRun[];
+  accel?: AccelRun[] | string;
+  embeddedStart?: EmbeddedStartResult | string;
 } = {};
+/** The 1-minute load average as each section starts: the host is shared, so every figure carries it. */
+const sectionLoads: string[] = [];
+const load = () => round(os.loadavg()[0]!, 1);
+const startedAt = new Date();
 
 log("WebP conversion of synthetic 1080p screenshots");
 const { result: webp, pngFiles } = await benchWebp(SHOTS);
@@ -65,6 +75,7 @@ interface StashInfo {
   logKeys: string[];
   ownerCookie: string;
   small: { url: string; key: string };
+  medium: { url: string; key: string };
   large: { url: string; key: string };
   shots: string[];
   filesRoot: string;
@@ -81,43 +92,46 @@ const appDatabaseUrl = postgresAnswers ? Object.assign(new URL(PG_ADMIN_URL), { 
 // the process would carry ~100 MB of loader state that production does not.
 const stashBundle = path.join(workDir, "stash-server.mjs");
 await esbuild({ entryPoints: ["bench/stash-server.ts"], bundle: true, platform: "node", format: "esm", packages: "external", target: "node20", outfile: stashBundle, logLevel: "warning" });
-const dataDir = path.join(workDir, "stash-data");
-// Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
-const stash = await startChild<StashInfo>(process.execPath, ["--max-semi-space-size=8", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
-  // As `npm start` and the image run it (decisions 082, 085 and 091; the V8 flag is the first argument above).
-  // NODE_ENV in the environment, not only in the config: libraries such as react-dom pick their production build from it.
-  NODE_ENV: "production",
-  MALLOC_ARENA_MAX: "2",
-  BENCH_DATA_DIR: dataDir,
-  BENCH_SHOTS: shotPaths.join(","),
-  BENCH_DATABASE_URL: appDatabaseUrl,
-}, path.join(workDir, "stash.log"));
+/** A production Stash child with seeded files; `name` keeps its data directory and log apart. */
+function startStash(name: string, databaseUrl: string, extraEnv: Record<string, string> = {}) {
+  // Imported from -e, so server.ts's "run me when I am the entry point" check stays false.
+  return startChild<StashInfo>(process.execPath, ["--max-semi-space-size=8", "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(stashBundle).href)})`], {
+    // As `npm start` and the image run it (decisions 082, 085 and 091; the V8 flag is the first argument above).
+    // NODE_ENV in the environment, not only in the config: libraries such as react-dom pick their production build from it.
+    NODE_ENV: "production",
+    MALLOC_ARENA_MAX: "2",
+    BENCH_DATA_DIR: path.join(workDir, `${name}-data`),
+    BENCH_SHOTS: shotPaths.join(","),
+    BENCH_DATABASE_URL: databaseUrl,
+    ...extraEnv,
+  }, path.join(workDir, `${name}.log`));
+}
+const stash = await startStash("stash", appDatabaseUrl);
 const bare = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/static-server.ts"], { BENCH_ROOT: stash.info.filesRoot }, path.join(workDir, "bare-node.log"));
-const nginx = (await hasBinary("nginx")) || fs.existsSync("/usr/sbin/nginx") ? await startNginx(workDir, stash.info.filesRoot) : null;
+const hasNginx = (await hasBinary("nginx")) || fs.existsSync("/usr/sbin/nginx");
+const nginx = hasNginx ? await startNginx(workDir, stash.info.filesRoot) : null;
+const servingTargets = {
+  stashPort: stash.info.port,
+  stashPid: stash.info.pid,
+  staticPort: bare.info.port,
+  staticPid: bare.process.pid!,
+  filesRoot: stash.info.filesRoot,
+  small: stash.info.small,
+  medium: stash.info.medium,
+  large: stash.info.large,
+};
 try {
   if (!skip.has("serving") && nginx) {
     log(`/f/ throughput vs bare Node and nginx (${seconds}s per run, ${rounds} rounds)`);
+    sectionLoads.push(`serving ${load()}`);
     if (!(await hasBinary("wrk"))) log("wrk is not installed: a Node loop drives the load and the nginx ratios are not judged (apt-get install wrk)");
-    results.serving = await benchServing(
-      {
-        stashPort: stash.info.port,
-        stashPid: stash.info.pid,
-        staticPort: bare.info.port,
-        staticPid: bare.process.pid!,
-        filesRoot: stash.info.filesRoot,
-        small: stash.info.small,
-        large: stash.info.large,
-      },
-      nginx.port,
-      seconds,
-      32,
-      rounds,
-    );
+    results.serving = await benchServing(servingTargets, { port: nginx.port, pid: nginx.workerPid() }, seconds, 32, rounds);
   }
   if (!skip.has("serving") && nginx) {
     log("/f/ HEAD and 304 revalidations: CPU per request against nginx");
+    sectionLoads.push(`revalidation ${load()}`);
     results.revalidation = await benchRevalidation(
-      { stashPort: stash.info.port, stashPid: stash.info.pid, staticPort: bare.info.port, staticPid: bare.process.pid!, filesRoot: stash.info.filesRoot, small: stash.info.small, large: stash.info.large },
+      servingTargets,
       { port: nginx.port, pid: nginx.workerPid() },
       seconds,
       32,
@@ -129,6 +143,7 @@ try {
     results.transforms = await benchTransforms(stash.info.port, stash.info.pid, stash.info.shots, stash.info.small.url);
   }
   if (!skip.has("uploads")) {
+    sectionLoads.push(`uploads ${load()}`);
     if (fs.existsSync("app/routes/api/script/upload.ts")) {
       log("20 concurrent 50 MB uploads");
       results.uploads = await benchUploads(stash.info.port, stash.info.pid, stash.info.apiKey, 20, 50);
@@ -139,6 +154,7 @@ try {
   // After the 50 MB uploads, whose RSS figure must not carry the heap these leave behind.
   if (!skip.has("small-uploads")) {
     log("small uploads: a 1080p WebP screenshot and a PDF of its size at concurrency 1 and 8, against bare busboy");
+    sectionLoads.push(`small uploads ${load()}`);
     const reference = await startChild<{ port: number }>(process.execPath, ["--import", "tsx", "bench/upload-reference-server.ts"], { BENCH_ROOT: path.join(workDir, "reference-uploads") }, path.join(workDir, "reference-uploads.log"));
     try {
       const webp = (await encodeImage(pngFiles[0]!, { format: "webp", quality: 88, smartSubsample: true }, { maxPixels: 50_000_000, maxFrames: 500 })).data;
@@ -147,7 +163,7 @@ try {
         { port: stash.info.port, pid: stash.info.pid, uploadKeys: stash.info.uploadKeys },
         { port: reference.info.port, pid: reference.process.pid! },
         { webp, pdf },
-        { seconds, rounds: 3, warmSeconds: 8 },
+        { seconds, rounds, warmSeconds: 8 },
       );
     } finally {
       await reference.stop();
@@ -174,6 +190,42 @@ try {
   if (postgresAnswers) await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${APP_DB}`));
 }
 
+if (!skip.has("accel")) {
+  if (!hasNginx || !(await hasBinary("wrk"))) results.accel = "not run: needs nginx and wrk (apt-get install nginx wrk)";
+  else {
+    log(`/f/ through nginx → Stash → nginx sendfile (X-Accel-Redirect) against nginx direct (${seconds}s per run, ${rounds} rounds)`);
+    sectionLoads.push(`accel ${load()}`);
+    const database = postgresAnswers ? await scratchDatabase(`${APP_DB}_accel`) : "";
+    const accelStash = await startStash("stash-accel", database, { BENCH_ACCEL_PREFIX: "/_stash/files/" });
+    const topology = await startProxyTopology(workDir, accelStash.info.port, accelStash.info.filesRoot);
+    try {
+      const files = [
+        { size: "10 KB", ...accelStash.info.small, budget: 0.7, bytes: fs.readFileSync(path.join(accelStash.info.filesRoot, accelStash.info.small.key)) },
+        { size: "1 MiB", ...accelStash.info.large, budget: 0.9, bytes: fs.readFileSync(path.join(accelStash.info.filesRoot, accelStash.info.large.key)) },
+      ];
+      for (const file of files) await checkProxyAnswers(accelStash.info.port, topology.accelPort, file.url, file.bytes);
+      results.accel = await benchAccel(topology, accelStash.info.pid, files, seconds, 32, rounds);
+    } finally {
+      await Promise.all([topology.stop(), accelStash.stop()]);
+      if (postgresAnswers) await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${APP_DB}_accel`));
+    }
+  }
+}
+
+if (!skip.has("start")) {
+  log(`start and idle memory: npm run serve on PGlite (new and existing DATA_DIR) against PostgreSQL, ${rounds} rounds`);
+  sectionLoads.push(`start ${load()}`);
+  const names: string[] = [];
+  results.embeddedStart = await benchEmbeddedStart(workDir, rounds, async (i) => {
+    if (!postgresAnswers) return null;
+    names.push(`${APP_DB}_start_${i}`);
+    return scratchDatabase(names.at(-1)!);
+  });
+  if (postgresAnswers) await withAdmin(async (admin) => {
+    for (const name of names) await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  });
+}
+
 if (!skip.has("search")) {
   if (postgresAnswers) {
     log("search on 1M rows in PostgreSQL (load + index build takes a few minutes)");
@@ -198,10 +250,21 @@ if (!skip.has("video")) {
   results.video = (await hasBinary("ffmpeg")) ? await benchVideo(workDir) : "not run: no ffmpeg on PATH to make the clip";
 }
 
-fs.writeFileSync("bench/RESULTS.md", render());
-log("figures written to bench/RESULTS.md");
+const skipped = [...skip].join(",");
+writeResultsHistory(
+  "bench/RESULTS.md",
+  `${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC${skipped ? ` — BENCH_SKIP=${skipped}` : ""}`,
+  render(),
+);
+log("figures added to bench/RESULTS.md");
 console.log(JSON.stringify(results, null, 2));
 process.exit(0);
+
+/** An empty database of that name on the bench's PostgreSQL; its URL. */
+async function scratchDatabase(name: string): Promise<string> {
+  await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name}`).then(() => admin.query(`CREATE DATABASE ${name}`)));
+  return Object.assign(new URL(PG_ADMIN_URL), { pathname: `/${name}` }).toString();
+}
 
 async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -213,47 +276,19 @@ async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> 
   }
 }
 
-function verdict(ok: boolean) {
-  return ok ? "meets" : "**misses**";
-}
-
 function render(): string {
   const lines = [
-    "# Bench results",
+    `Command: \`npm run bench\` (tsx bench/run.ts), BENCH_ROUNDS=${rounds}, BENCH_SECONDS=${seconds}. Run at ${startedAt.toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
+      `Node ${process.version}. Load average (1 min) as each section started: ${sectionLoads.join(", ") || "—"}; at the end ${os.loadavg().map((n) => round(n, 1)).join(" / ")}. ` +
+      "Every figure is measured against its reference in the same run, in interleaved rounds; the machine is shared, so absolute numbers move with its load and the ratios and CPU per request are what count.",
     "",
-    `Command: \`npm run bench\` (tsx bench/run.ts). Run at ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
-      `Node ${process.version}, load average at start ${os.loadavg().map((n) => round(n, 1)).join(" / ")}. ` +
-      "Every figure is measured against its reference in the same run; the machine is shared, so absolute numbers are noisy and the ratios are what count.",
+    "What each tuning step changed, thread by thread: [PERFORMANCE-NOTES.md](PERFORMANCE-NOTES.md).",
     "",
+    ...renderSummary(results),
   ];
-  if (results.serving) {
-    lines.push(
-      `## /f/ public file GET (keep-alive, 32 connections, ${rounds} interleaved rounds)`,
-      "",
-      `Load generator: ${results.serving[0].stash.tool}, 1 thread, ${seconds} s per run after a 1 s warm-up. Stash runs in production mode with request logging on (LOG_LEVEL=info, stdout to a file) ` +
-        "and its default memory cache for small files; nginx runs 1 worker with sendfile and access log on (to a file); the bare Node server is http.createServer + fs.createReadStream. " +
-        "Req/s columns are each target's best round; \"per round\" is Stash ÷ Node of runs made side by side (lowest–highest, median), the spread to read on a shared machine; " +
-        "CPU is the server process's CPU time per request (median of the rounds).",
-      "",
-      "| file | Stash req/s | bare Node req/s | nginx req/s | Stash ÷ Node (best) | per round | CPU µs/req Stash / Node | Stash ÷ nginx | budget |",
-      "|---|---|---|---|---|---|---|---|---|",
-    );
-    // A Node loop cannot keep nginx busy (it tops out near 8k req/s here), so without wrk the nginx ratio measures the loader.
-    const judged = results.serving[0]!.stash.tool === "wrk";
-    const nginxVerdict = (ok: boolean) => (judged ? verdict(ok) : "not judged without wrk");
-    for (const r of results.serving) {
-      const typical = median(r.roundRatiosVsNode);
-      const budget =
-        r.size === "1 MiB"
-          ? `≥ 0.8 × Node (within 1.25×): ${verdict(typical >= 0.8)}; ≥ 0.6 × nginx: ${nginxVerdict(r.vsNginx >= 0.6)}`
-          : `≥ 0.8 × Node: ${verdict(typical >= 0.8)}; ≥ 0.3 × nginx: ${nginxVerdict(r.vsNginx >= 0.3)}`;
-      const spread = `${r.roundRatiosVsNode[0]}–${r.roundRatiosVsNode.at(-1)} (median ${typical})`;
-      lines.push(
-        `| ${r.size} | ${round(r.stash.requestsPerSecond, 0)} (${round(r.stash.megabytesPerSecond, 0)} MB/s) | ${round(r.node.requestsPerSecond, 0)} | ${round(r.nginx.requestsPerSecond, 0)} | ${r.vsNode} | ${spread} | ${r.stashCpuUs} / ${r.nodeCpuUs} | ${r.vsNginx} | ${budget} |`,
-      );
-    }
-    lines.push("", "The Node verdict uses the median per-round ratio.", "");
-  }
+  if (results.serving) lines.push(...renderServing(results.serving, rounds, seconds));
+  if (results.accel) lines.push(...renderAccel(results.accel, rounds, seconds));
+  if (results.embeddedStart) lines.push(...renderEmbeddedStart(results.embeddedStart));
   if (results.revalidation) {
     lines.push(
       "## /f/ HEAD and 304 revalidation of the 10 KB file (keep-alive, 32 connections)",

@@ -11,6 +11,7 @@ export interface ServingTargets {
   staticPid: number;
   filesRoot: string;
   small: { url: string; key: string };
+  medium: { url: string; key: string };
   large: { url: string; key: string };
 }
 
@@ -24,7 +25,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** An nginx of our own on a loopback port, one worker, sendfile on, serving the store's files. */
+/**
+ * An nginx of our own on a loopback port serving the store's files as an operator would configure it:
+ * one worker (against one Stash process), sendfile, tcp_nopush, open_file_cache, a buffered access log.
+ */
 export async function startNginx(workDir: string, filesRoot: string): Promise<{ port: number; workerPid(): number; stop(): Promise<void> }> {
   const dir = path.join(workDir, "nginx");
   fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
@@ -37,9 +41,11 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  access_log ${dir}/access.log;
+  access_log ${dir}/access.log combined buffer=64k flush=1s;
   sendfile on;
   tcp_nopush on;
+  open_file_cache max=10000 inactive=60s;
+  open_file_cache_valid 30s;
   keepalive_requests 100000;
   client_body_temp_path ${dir}/tmp/body;
   proxy_temp_path ${dir}/tmp/proxy;
@@ -81,66 +87,65 @@ http {
 
 export interface ServingResult {
   size: string;
-  stash: Throughput;
-  node: Throughput;
-  nginx: Throughput;
-  /** Best round against best round. */
-  vsNode: number;
-  vsNginx: number;
-  /** Stash ÷ Node of each round (the two runs sit side by side in time), sorted. */
+  /** Each target's requests per second, per round. */
+  perSecond: { stash: number[]; node: number[]; nginx: number[] };
+  megabytesPerSecond: { stash: number; nginx: number };
+  /** Stash ÷ Node and Stash ÷ nginx of each round (runs side by side in time), sorted. */
   roundRatiosVsNode: number[];
-  /** Server CPU per request (µs), median of the rounds: steadier than req/s on a shared machine. */
+  roundRatiosVsNginx: number[];
+  /** Server CPU per request (µs), median of the rounds: steadier than req/s on a shared machine. nginx: its one worker. */
   stashCpuUs: number;
   nodeCpuUs: number;
+  nginxCpuUs: number;
+  tool: string;
 }
 
 /** One wrk run, with the CPU the server process used during it. */
-async function measure(url: string, seconds: number, connections: number, pid?: number): Promise<Throughput & { cpuUsPerRequest?: number }> {
-  const before = pid ? processCpuMs(pid) : 0;
+async function measure(url: string, seconds: number, connections: number, pid: number): Promise<Throughput & { cpuUsPerRequest: number }> {
+  const before = processCpuMs(pid);
   const result = await measureThroughput(url, seconds, connections);
-  if (!pid || !result.requestsPerSecond) return result;
-  return { ...result, cpuUsPerRequest: ((processCpuMs(pid) - before) * 1000) / (result.requestsPerSecond * seconds) };
+  return { ...result, cpuUsPerRequest: result.requestsPerSecond ? ((processCpuMs(pid) - before) * 1000) / (result.requestsPerSecond * seconds) : 0 };
 }
 
 /**
- * /f/ against bare Node and nginx on the same files in interleaved rounds. Reports each target's
- * best round (as before) and the spread of the per-round Stash ÷ Node ratios.
+ * /f/ against bare Node and nginx on the same files in interleaved rounds: each target's rate and CPU
+ * per request per round, and the per-round ratios (the verdicts use their median).
  */
-export async function benchServing(targets: ServingTargets, nginxPort: number, seconds: number, connections: number, rounds: number): Promise<ServingResult[]> {
+export async function benchServing(targets: ServingTargets, nginx: { port: number; pid: number }, seconds: number, connections: number, rounds: number): Promise<ServingResult[]> {
   const results: ServingResult[] = [];
-  for (const [size, file] of [["10 KB", targets.small], ["1 MiB", targets.large]] as const) {
+  for (const [size, file] of [["10 KB", targets.small], ["200 KB", targets.medium], ["1 MiB", targets.large]] as const) {
     const urls = {
       stash: `http://127.0.0.1:${targets.stashPort}${file.url}`,
       node: `http://127.0.0.1:${targets.staticPort}/${file.key}`,
-      nginx: `http://127.0.0.1:${nginxPort}/${file.key}`,
+      nginx: `http://127.0.0.1:${nginx.port}/${file.key}`,
     };
-    const pids = { stash: targets.stashPid, node: targets.staticPid, nginx: undefined };
-    const best: Record<keyof typeof urls, Throughput | null> = { stash: null, node: null, nginx: null };
-    const ratios: number[] = [];
-    const cpu = { stash: [] as number[], node: [] as number[] };
+    const pids = { stash: targets.stashPid, node: targets.staticPid, nginx: nginx.pid };
+    const perSecond = { stash: [] as number[], node: [] as number[], nginx: [] as number[] };
+    const mbs = { stash: [] as number[], nginx: [] as number[] };
+    const cpu = { stash: [] as number[], node: [] as number[], nginx: [] as number[] };
+    let tool = "";
     // Warm-up: the first requests fill caches and JIT; they are not measured.
-    for (const name of ["stash", "node"] as const) await measureThroughput(urls[name], 1, connections);
+    for (const name of ["stash", "node", "nginx"] as const) await measureThroughput(urls[name], 1, connections);
     for (let i = 0; i < rounds; i++) {
-      const measured = { stash: null, node: null, nginx: null } as Record<keyof typeof urls, (Throughput & { cpuUsPerRequest?: number }) | null>;
       for (const name of ["stash", "node", "nginx"] as const) {
-        measured[name] = await measure(urls[name], seconds, connections, pids[name]);
-        if (!best[name] || measured[name].requestsPerSecond > best[name]!.requestsPerSecond) best[name] = measured[name];
+        const run = await measure(urls[name], seconds, connections, pids[name]);
+        perSecond[name].push(round(run.requestsPerSecond, 0));
+        cpu[name].push(run.cpuUsPerRequest);
+        if (name !== "node") mbs[name].push(run.megabytesPerSecond);
+        tool = run.tool;
       }
-      ratios.push(round(measured.stash!.requestsPerSecond / measured.node!.requestsPerSecond));
-      if (measured.stash!.cpuUsPerRequest !== undefined) cpu.stash.push(measured.stash!.cpuUsPerRequest);
-      if (measured.node!.cpuUsPerRequest !== undefined) cpu.node.push(measured.node!.cpuUsPerRequest);
     }
-    const stash = best.stash!;
+    const ratios = (other: number[]) => perSecond.stash.map((n, i) => round(n / other[i]!)).sort((a, b) => a - b);
     results.push({
       size,
-      stash,
-      node: best.node!,
-      nginx: best.nginx!,
-      vsNode: round(stash.requestsPerSecond / best.node!.requestsPerSecond),
-      vsNginx: round(stash.requestsPerSecond / best.nginx!.requestsPerSecond),
-      roundRatiosVsNode: ratios.sort((a, b) => a - b),
+      perSecond,
+      megabytesPerSecond: { stash: round(median(mbs.stash), 0), nginx: round(median(mbs.nginx), 0) },
+      roundRatiosVsNode: ratios(perSecond.node),
+      roundRatiosVsNginx: ratios(perSecond.nginx),
       stashCpuUs: round(median(cpu.stash), 0),
       nodeCpuUs: round(median(cpu.node), 0),
+      nginxCpuUs: round(median(cpu.nginx), 0),
+      tool,
     });
   }
   return results;

@@ -24,6 +24,8 @@ const config = loadConfig({
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
   MAX_UPLOAD_MB: "64",
   ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  // The compose topology: nginx in front sends the bytes (bench/accel.ts).
+  ...(process.env.BENCH_ACCEL_PREFIX ? { ACCEL_REDIRECT_PREFIX: process.env.BENCH_ACCEL_PREFIX } : {}),
 });
 const server = await startServer({ config, inMemoryDb: !config.DATABASE_URL, handleSignals: true });
 
@@ -55,6 +57,7 @@ const teamId = (await findPersonalTeam(server.ctx.db, user.id))!;
 // one tick away from the defaults in the portal, so the bench server allows them.
 const gameServer = await createServer(server.ctx.db, { teamId: teamId, name: "Bench RP", maxFileSizeMb: 64, allowedFileTypes: [...DEFAULT_FILE_TYPES, "pdf"] });
 const small = await seed(server, teamId, gameServer.id, "small.bin", randomBytes(10 * 1024), "application/octet-stream");
+const medium = await seed(server, teamId, gameServer.id, "medium.bin", randomBytes(200 * 1024), "application/octet-stream");
 const large = await seed(server, teamId, gameServer.id, "large.bin", randomBytes(1024 * 1024), "application/octet-stream");
 const { secret: apiKey } = await createApiKey(server.ctx.db, { serverId: gameServer.id, teamId: teamId, name: "bench", permissions: ["upload", "read"] });
 // The small-upload bench measures the upload path, not the per-server rate limit: a business plan and
@@ -76,5 +79,5 @@ for (const file of (process.env.BENCH_SHOTS ?? "").split(",").filter(Boolean)) {
   shots.push((await seed(server, teamId, gameServer.id, file.split("/").pop()!, fs.readFileSync(file), "image/png")).url);
 }
 process.stdout.write(
-  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, ownerCookie, small, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
+  `${JSON.stringify({ bench: { port: server.port, pid: process.pid, apiKey, uploadKeys, logKeys, ownerCookie, small, medium, large, shots, userId: user.id, serverId: gameServer.id, filesRoot: `${dataDir}/files` } })}\n`,
 );

@@ -1,9 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import pg from "pg";
 import { markIfUnavailable } from "./connection-errors.ts";
 import { createPGliteDialect } from "./pglite-dialect.ts";
+import { PGLITE_V8_FLAGS, pgliteStartParams, seedFromTemplate } from "./pglite-settings.ts";
 import type { Database } from "./schema.ts";
 
 export type Db = Kysely<Database>;
@@ -156,10 +158,14 @@ export async function createDb(options: CreateDbOptions): Promise<DbHandle> {
   }
   const unlock = options.pgliteDir ? lockDataDirectory(options.pgliteDir) : () => {};
   try {
+    if (options.pgliteDir) seedFromTemplate(options.pgliteDir);
+    // Before PGlite compiles its WebAssembly: only this process's embedded database runs WebAssembly.
+    v8.setFlagsFromString(PGLITE_V8_FLAGS);
     // Loaded only when used: importing PGlite costs ~40 MB of memory a PostgreSQL deployment never needs.
     const [{ PGlite }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite"), import("@electric-sql/pglite/contrib/pg_trgm")]);
     const pglite = await PGlite.create({
       dataDir: options.pgliteDir,
+      startParams: pgliteStartParams(PGlite),
       extensions: { pg_trgm },
       parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
     });

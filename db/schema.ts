@@ -252,7 +252,7 @@ export interface AuditLogsTable {
   created_at: Timestamp;
   /** The signed-in person who acted in the portal; null for key calls (api_key_id) and the system. */
   actor_user_id: ColumnType<UserId | null, UserId | null | undefined, UserId | null>;
-  /** What was acted on, e.g. "3 files", a key's or a server's name. */
+  /** What was acted on, as app/lib/audit-targets.ts names it: `a.png (id)`, a key's name, a member's e-mail, `Case XT-0020`. */
   target: ColumnType<string | null, string | null | undefined, string | null>;
 }
 

@@ -6,6 +6,7 @@ import type { AppContext } from "~/services/app-context.server";
 import { recordDownload } from "~/services/api-keys/key-usage.server";
 import { findFileById, findFileByPath, type ServedFileRecord } from "~/services/files/lookup.server";
 import { planFileResponse, RANGE_NOT_SATISFIABLE_BODY, servableOriginal, withoutHostHeaders } from "~/http/file-serving.server";
+import { accelPrefix, accelResponse } from "~/http/accel-redirect.server";
 import { toFileView } from "~/services/files/file-views.server";
 import { MP4_COPY_VARIANT, POSTER_VARIANT, THUMBNAIL_SPEC, variantName } from "~/services/media/transforms.server";
 import { canReadPrivateFile, holdsReadKeyOf, type KeyedRequest } from "~/services/files/private-access.server";
@@ -64,13 +65,21 @@ export async function downloadResponse(ctx: AppContext, request: DownloadRequest
     await countDownload(ctx, file, plan.length);
     return new Response(null, { status: 302, headers: { Location: url, "Cache-Control": `private, max-age=${REDIRECT_TTL_S / 2}` } });
   }
-  const blob = await ctx.blobs.get(file.storage_key, plan.range ?? undefined);
-  if (!blob) {
-    ctx.logger.error({ fileId: file.id }, "file row without its blob");
-    return notFound();
+  const prefix = accelPrefix(ctx);
+  if (prefix) {
+    if (!(await ctx.blobs.head(file.storage_key))) return missingBlob(ctx, file);
+    await countDownload(ctx, file, plan.length);
+    return accelResponse(prefix, file.storage_key, headers);
   }
+  const blob = await ctx.blobs.get(file.storage_key, plan.range ?? undefined);
+  if (!blob) return missingBlob(ctx, file);
   await countDownload(ctx, file, plan.length);
   return new Response(Readable.toWeb(blob.stream) as ReadableStream<Uint8Array>, { status: plan.status, headers });
+}
+
+function missingBlob(ctx: AppContext, file: ServedFileRecord): Response {
+  ctx.logger.error({ fileId: file.id }, "file row without its blob");
+  return notFound();
 }
 
 async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: number) {
@@ -85,7 +94,7 @@ async function countDownload(ctx: AppContext, file: ServedFileRecord, bytes: num
 export async function fileMetadataResponse(ctx: AppContext, request: KeyedRequest, id: string): Promise<Response> {
   const fileId = parseId<FileId>(id);
   const visible = fileId && (await findFileById(ctx.db, fileId));
-  if (!visible || !(await holdsReadKeyOf(ctx, request, visible.server_id))) return notFound();
+  if (!visible || !(await holdsReadKeyOf(ctx, request, visible))) return notFound();
   const [file, variants] = await Promise.all([
     ctx.db.selectFrom("files").selectAll().where("id", "=", visible.id).executeTakeFirstOrThrow(),
     ctx.db.selectFrom("file_variants").select(["variant"]).where("file_id", "=", visible.id).execute(),

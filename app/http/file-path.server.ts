@@ -21,7 +21,7 @@ import { imageLimits } from "~/services/media/limits.server";
 import { routeLabel } from "~/services/platform/metrics.server";
 import { recordRequest, requestIdOf } from "~/http/access-log.server";
 import { sendDescriptor } from "~/http/send-descriptor.server";
-import type { ServerId } from "~/lib/ids";
+import type { FileId, ServerId } from "~/lib/ids";
 
 const SERVER_ID = /^[a-z0-9]{1,40}$/;
 const CATEGORY = /^[a-z0-9_-]{1,40}$/;
@@ -38,7 +38,7 @@ export interface FilePathDeps {
   /** The caller's address under the host's TRUST_PROXY rule (logs and failed-key limits). */
   clientIp(req: IncomingMessage): string;
   /** True when the request carries a valid signed URL of the file or a read key of its server; private files need one. */
-  canReadPrivate(req: IncomingMessage, query: URLSearchParams, file: { server_id: ServerId; category: string; filename: string }): Promise<boolean>;
+  canReadPrivate(req: IncomingMessage, query: URLSearchParams, file: { id: FileId; server_id: ServerId; category: string; filename: string; original_filename: string }): Promise<boolean>;
 }
 
 interface FileUrl {
@@ -230,9 +230,11 @@ export function createFilePathHandler(deps: FilePathDeps) {
     }
 
     if (accelPrefix) {
-      // nginx answers Range and sends the bytes from its internal location.
+      // nginx answers Range and sends the bytes from its internal location. An empty body of
+      // announced length lets nginx keep its upstream connection (a chunked one it would close).
       delete headers["Content-Range"];
-      delete headers["Content-Length"];
+      delete headers["Accept-Ranges"];
+      headers["Content-Length"] = "0";
       headers["X-Accel-Redirect"] = accelPrefix + storageKey;
       if (plan.sendBody) deps.downloads.record(file.server_id, plan.length);
       return void res.writeHead(200, headers).end();

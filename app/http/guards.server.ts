@@ -10,6 +10,7 @@ import {
   type SessionUser,
 } from "~/services/accounts/sessions.server";
 import type { TeamId } from "~/lib/ids";
+import { recordRefusedRequest } from "~/http/portal-audit.server";
 
 export type { SessionUser };
 
@@ -118,7 +119,8 @@ export async function loadCurrentTeam(context: AppLoadContext, auth: Authenticat
 
 /**
  * The signed-in member and the team they act in (the header's switcher), holding `permission`
- * when one is named: a visitor goes to /auth, a member without it gets a 403 page that names it.
+ * when one is named: a visitor goes to /auth, a member without it gets a 403 page that names it (a
+ * refused form post is also on the team's audit trail).
  * Every portal screen reads and changes the current team's servers, files, keys and plan.
  */
 export async function requireTeam(request: Request, context: AppLoadContext, permission?: TeamPermission): Promise<TeamAuthenticated> {
@@ -127,6 +129,7 @@ export async function requireTeam(request: Request, context: AppLoadContext, per
     throw pageError(context, error);
   });
   if (permission && !team.permissions.includes(permission)) {
+    await recordRefusedRequest(context, { user: auth.user, team }, request, permission);
     throw data(teamPermissionMessage(team, permission), { status: 403, statusText: "Forbidden" });
   }
   return { ...auth, team };

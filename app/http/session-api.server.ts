@@ -4,6 +4,7 @@ import { CROSS_SITE_MESSAGE, isSameOriginRequest } from "~/http/origin-check.ser
 import { runApi } from "~/http/api-route.server";
 import { authenticate, loadCurrentTeam, teamPermissionMessage, type TeamAuthenticated } from "~/http/guards.server";
 import type { TeamPermission } from "~/lib/team-roles";
+import { recordRefusedRequest } from "~/http/portal-audit.server";
 
 /**
  * The signed-in user of a portal JSON endpoint under /api (which server.ts's form origin check
@@ -20,6 +21,7 @@ async function requireSessionForApi(
   if (!auth) throw new DomainError("not_authenticated", options.unauthenticatedMessage);
   const team = await loadCurrentTeam(context, auth);
   if (options.permission && !team.permissions.includes(options.permission)) {
+    await recordRefusedRequest(context, { user: auth.user, team }, request, options.permission);
     throw new DomainError("permission_denied", teamPermissionMessage(team, options.permission));
   }
   return { ...auth, team };
@@ -28,7 +30,8 @@ async function requireSessionForApi(
 /**
  * The one wrapper for cookie-authenticated endpoints under /api: the script API's error handling
  * (runApi), the origin check for state-changing requests, the session and the current team (with
- * the permission the endpoint needs: a JSON 403 that names it), in that order.
+ * the permission the endpoint needs: a JSON 403 that names it, and a refused change on the team's
+ * audit trail), in that order.
  */
 export function withSession(
   request: Request,

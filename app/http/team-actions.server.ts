@@ -1,8 +1,9 @@
 import type { AppLoadContext } from "react-router";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
-import { teamPermissionMessage, type TeamAuthenticated } from "~/http/guards.server";
-import { recordPortalAudit } from "~/http/portal-audit.server";
+import type { TeamAuthenticated } from "~/http/guards.server";
+import { recordPortalAudit, recordRefusedChange } from "~/http/portal-audit.server";
+import { refuseChange } from "~/http/refused-changes.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { ROLE_LABELS } from "~/lib/team-roles";
 import { DomainError, isDomainError } from "~/services/platform/domain-error.server";
@@ -12,20 +13,22 @@ import { answerTeamInvitation, inviteTeamMember, revokeTeamInvitation } from "~/
 import { leaveTeam, memberLabel, memberRole, parseMemberAccess, removeTeamMember, transferTeamOwnership, updateTeamMember } from "~/services/teams/team-members.server";
 import { chooseSessionTeam, createTeam, parseTeamName, renameTeam } from "~/services/teams/teams.server";
 
-const TITLES: Record<string, string> = {
-  rename: "Error renaming team",
-  invite: "Error inviting member",
-  revoke: "Error revoking invitation",
-  "member-update": "Error changing access",
-  "member-remove": "Error removing member",
-  transfer: "Error transferring ownership",
-  leave: "Error leaving team",
-  create: "Error creating team",
-  answer: "Error answering invitation",
-};
+/** Each intent: the title of its error toast, and what the audit trail records it as (answering an invitation: join or decline). */
+const INTENTS = {
+  rename: { title: "Error renaming team", action: "team.rename" },
+  invite: { title: "Error inviting member", action: "member.invite" },
+  revoke: { title: "Error revoking invitation", action: "member.invite_revoke" },
+  "member-update": { title: "Error changing access", action: "member.update" },
+  "member-remove": { title: "Error removing member", action: "member.remove" },
+  transfer: { title: "Error transferring ownership", action: "team.transfer" },
+  leave: { title: "Error leaving team", action: "member.leave" },
+  create: { title: "Error creating team", action: "team.create" },
+  answer: { title: "Error answering invitation", action: "member.join" },
+} as const;
+type TeamIntent = keyof typeof INTENTS;
 
 /** Intents that change the team or its invitations: owners and admins (manage members); changing a member is checked once the member is found. */
-const MEMBER_MANAGEMENT = new Set(["rename", "invite", "revoke"]);
+const MEMBER_MANAGEMENT = new Set<TeamIntent>(["rename", "invite", "revoke"]);
 
 /** The member of `teamId` a form names; anyone else, or an id that is not one, is a member not found. */
 async function memberIdOf(context: AppLoadContext, teamId: TeamId, form: FormData): Promise<UserId> {
@@ -40,20 +43,25 @@ async function memberIdOf(context: AppLoadContext, teamId: TeamId, form: FormDat
  * trail; a refusal changes nothing and says why in a toast.
  */
 export async function runTeamAction(context: AppLoadContext, auth: TeamAuthenticated, form: FormData) {
-  const intent = String(form.get("intent") ?? "");
-  const title = TITLES[intent] ?? "Error";
-  if (!TITLES[intent]) return actionFail(title, "Unknown action.", 400);
+  const requested = String(form.get("intent") ?? "");
+  // An own property only: "constructor" or "toString" are no action.
+  if (!Object.hasOwn(INTENTS, requested)) return actionFail("Error", "Unknown action.", 400);
+  const intent = requested as TeamIntent;
+  const { title, action } = INTENTS[intent];
   const team = auth.team;
+  // What the intent names, as the trail reads it: refused or done, the entry says who or what it was about.
+  let target: string = team.name;
   try {
     // An intent naming a member looks them up first (memberIdOf): someone outside the team is the
     // same 404 whatever the asker may do. The others are refused at once.
-    const refused = () => actionFail(title, teamPermissionMessage(team, "manage_members"), 403);
+    const refused = () => refuseChange(context, auth, { action, target, permission: "manage_members" }, title);
+    if (intent === "invite") target = String(form.get("email") ?? "").trim() || "an invitation";
     if (MEMBER_MANAGEMENT.has(intent) && !team.permissions.includes("manage_members")) return refused();
     switch (intent) {
       case "rename": {
         const name = parseTeamName(form.get("name"));
         await renameTeam(context.db, team.id, name);
-        await recordPortalAudit(context, auth, { action: "team.rename", target: name });
+        await recordPortalAudit(context, auth, { action, target: name, detail: { from: team.name } });
         return actionOk({ type: "success", title: "Team renamed", description: `The team is now called ${name}.` });
       }
       case "invite": {
@@ -65,46 +73,48 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
           email: form.get("email"),
           ...access,
         });
-        await recordPortalAudit(context, auth, { action: "member.invite", target: invitation.email, detail: { role: invitation.role } });
+        await recordPortalAudit(context, auth, { action, target: invitation.email, detail: { role: invitation.role } });
         return actionOk({ type: "success", title: "Invitation sent", description: `${invitation.email} was invited as ${ROLE_LABELS[invitation.role].toLowerCase()}.` });
       }
       case "revoke": {
         const invitation = await revokeTeamInvitation(context.db, { teamId: team.id, invitationId: String(form.get("invitationId") ?? "") });
-        await recordPortalAudit(context, auth, { action: "member.invite_revoke", target: invitation.email });
+        await recordPortalAudit(context, auth, { action, target: invitation.email });
         return actionOk({ type: "success", title: "Invitation revoked", description: `The link sent to ${invitation.email} no longer works.` });
       }
       case "member-update": {
         const userId = await memberIdOf(context, team.id, form);
+        target = await memberLabel(context.db, userId);
         if (!team.permissions.includes("manage_members")) return refused();
         const access = parseMemberAccess({ role: form.get("role"), permissions: form.getAll("permissions").map(String) });
         await updateTeamMember(context.db, { teamId: team.id, userId, ...access });
-        await recordPortalAudit(context, auth, { action: "member.update", target: await memberLabel(context.db, userId), detail: { role: access.role, permissions: access.permissions ?? null } });
+        await recordPortalAudit(context, auth, { action, target, detail: { role: access.role, permissions: access.permissions ?? null } });
         return actionOk({ type: "success", title: "Access updated" });
       }
       case "member-remove": {
         const userId = await memberIdOf(context, team.id, form);
+        target = await memberLabel(context.db, userId);
         if (!team.permissions.includes("manage_members")) return refused();
-        const target = await memberLabel(context.db, userId);
         await removeTeamMember(context.db, { teamId: team.id, userId });
-        await recordPortalAudit(context, auth, { action: "member.remove", target });
+        await recordPortalAudit(context, auth, { action, target });
         return actionOk({ type: "success", title: "Member removed", description: `${target} no longer has access to ${team.name}.` });
       }
       case "transfer": {
         const userId = await memberIdOf(context, team.id, form);
-        const target = await memberLabel(context.db, userId);
+        target = await memberLabel(context.db, userId);
         await transferTeamOwnership(context.db, { teamId: team.id, fromUserId: auth.user.id, toUserId: userId });
-        await recordPortalAudit(context, auth, { action: "team.transfer", target });
+        await recordPortalAudit(context, auth, { action, target });
         return actionOk({ type: "success", title: "Ownership transferred", description: `${target} now owns ${team.name}; you stay as an admin.` });
       }
       case "leave": {
+        target = auth.user.email ?? auth.user.displayName ?? "a member";
         await leaveTeam(context.db, { teamId: team.id, userId: auth.user.id });
-        await recordPortalAudit(context, auth, { action: "member.leave", target: auth.user.email ?? auth.user.displayName ?? "a member" });
+        await recordPortalAudit(context, auth, { action, target });
         return redirectWithToast("/dashboard", { type: "success", title: "Left team", description: `You are no longer a member of ${team.name}.` });
       }
       case "create": {
         const made = await createTeam(context.db, { name: parseTeamName(form.get("name")), ownerUserId: auth.user.id });
         await chooseSessionTeam(context.db, { sessionId: auth.sessionId, userId: auth.user.id, teamId: made.id });
-        await recordPortalAudit(context, { user: auth.user, team: { ...team, id: made.id, name: made.name } }, { action: "team.create", target: made.name });
+        await recordPortalAudit(context, { user: auth.user, team: { ...team, id: made.id, name: made.name } }, { action, target: made.name });
         return redirectWithToast("/team", { type: "success", title: "Team created", description: `You are now working in ${made.name}. Invite your staff from here.` });
       }
       default: {
@@ -119,6 +129,8 @@ export async function runTeamAction(context: AppLoadContext, auth: TeamAuthentic
     }
   } catch (error) {
     if (!isDomainError(error, "invalid_request", "not_found", "permission_denied")) throw error;
+    // Refused for who they are in the team (only the owner transfers; the owner cannot leave or be removed): on the trail too.
+    if (error.code === "permission_denied") await recordRefusedChange(context, auth, { action, target, permission: null });
     return actionFail(title, error.message, ERROR_STATUS[error.code]);
   }
 }

@@ -1,13 +1,17 @@
-/** What the audit trail (/audit) calls each recorded action; unknown actions show as recorded. */
+/**
+ * What the audit trail (/audit) calls each recorded action; unknown actions show as recorded.
+ * Every action the code records has one (audit-actions.test.ts reads the sources to check).
+ */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "file.upload": "Uploaded files",
+  "file.upload_resumable": "Uploaded files (resumable)",
   "file.delete": "Deleted files",
   "file.visibility": "Changed visibility",
   "file.category": "Moved files",
   "file.keep_forever": "Changed keep forever",
   "file.search": "Searched files",
   "file.read": "Read a file",
-  "file.signed_url": "Made a signed URL",
+  "file.sign_url": "Made a signed URL",
   "upload.presign": "Made an upload URL",
   "key.create": "Created an API key",
   "key.regenerate": "Regenerated an API key",
@@ -21,6 +25,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "file.share": "Made a share link",
   "file.unshare": "Revoked a share link",
   "logs.settings": "Changed log forwarding or alerts",
+  "logs.write": "Sent logs",
+  "logs.search": "Searched logs",
   "plan.addon": "Added storage",
   "plan.change": "Changed plan",
   "case.open": "Opened a case",
@@ -40,6 +46,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "member.update": "Changed a member's access",
   "member.remove": "Removed a member",
   "member.leave": "Left the team",
+  "portal.refused": "Was refused a change",
   "import.create": "Started an import",
   "import.cancel": "Cancelled an import",
   "import.urls": "Added URLs to an import",
@@ -47,7 +54,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
 };
 
 export function auditActionLabel(action: string): string {
-  return AUDIT_ACTION_LABELS[action] ?? action;
+  return Object.hasOwn(AUDIT_ACTION_LABELS, action) ? AUDIT_ACTION_LABELS[action]! : action;
 }
 
 /** Who may be filtered for: people in the portal, or API keys. */

@@ -4,7 +4,7 @@
  * through the portal's own endpoints.
  */
 import { expect } from "vitest";
-import type { ServerId, TeamId } from "../../app/lib/ids.ts";
+import type { ServerId, TeamId, UserId } from "../../app/lib/ids.ts";
 import { postForm, readToast, signUpAndSignIn, uniqueEmail, type SignedInUser } from "./auth.ts";
 import { waitForOutboxMail } from "./mail.ts";
 import type { TestServer } from "./server.ts";
@@ -40,11 +40,18 @@ export async function inviteAndJoin(server: TestServer, by: SignedInUser, role: 
   return person;
 }
 
-/** A new team made by `who` on /team (their session then acts in it); its id. */
+/** Nobody's personal team: no person anywhere has this id (the bug of issue 34 hid behind such ids). */
+export async function expectNoPersonsId(server: TestServer, teamId: TeamId): Promise<void> {
+  const people = await server.ctx.db.selectFrom("users").select("id").where("id", "=", teamId as string as UserId).execute();
+  expect(people, `team ${teamId} has a person's id`).toEqual([]);
+}
+
+/** A new team made by `who` on /team (their session then acts in it); its id, which is no person's id. */
 export async function createTeamAs(server: TestServer, who: SignedInUser, name: string): Promise<TeamId> {
   const made = await postForm(server, "/team", { intent: "create", name }, { cookie: who.cookie });
   expect(made.status).toBe(302);
   const team = await server.ctx.db.selectFrom("teams").select("id").where("owner_user_id", "=", who.user.id).where("name", "=", name).executeTakeFirstOrThrow();
+  await expectNoPersonsId(server, team.id);
   return team.id;
 }
 
@@ -90,5 +97,6 @@ export async function staffTeam(server: TestServer, name: string): Promise<Staff
   const admin = await inviteAndJoin(server, owner, "admin");
   const developer = await inviteAndJoin(server, owner, "developer");
   const member = await inviteAndJoin(server, owner, "member");
+  for (const person of [owner, admin, developer, member]) expect(person.user.id as string).not.toBe(id);
   return { id, name, serverId, owner, admin, developer, member, key };
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createShare } from "../../app/services/files/file-shares.server.ts";
+import { createApiKey } from "../../app/services/api-keys/keys.server.ts";
+import { createSessionCookie } from "../helpers/auth.ts";
 import { filePath, seedFile, seedOwner } from "../helpers/files.ts";
 import { gameScreenshot } from "../helpers/images.ts";
 import { startLocalS3, type LocalS3 } from "../helpers/s3rver.ts";
@@ -107,5 +110,42 @@ describe("/f/ with X-Accel-Redirect", () => {
     const missing = await server.request(`/f/${owner.serverId}/screenshots/${"a".repeat(16)}.txt`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get("x-accel-redirect")).toBeNull();
+  });
+
+  it("hands nginx the bytes of share links, downloads and portal media after deciding access, ranges and headers", async () => {
+    const owner = await seedOwner(server);
+    const bytes = Buffer.from("private evidence for nginx");
+    const file = await seedFile(server, owner, { bytes, mimeType: "text/plain", extension: "txt", isPublic: false, originalFilename: "evidence.txt" });
+    const accel = `/protected-files/${file.storage_key}`;
+    const { secret } = await createApiKey(server.ctx.db, { serverId: owner.serverId, teamId: owner.teamId, name: "read", permissions: ["read"] });
+    const session = await createSessionCookie(server.ctx, owner.userId);
+    const token = await createShare(server.ctx.db, owner.teamId, file.id, { expiresInHours: null, password: null, maxViews: null });
+
+    const answers = {
+      share: await server.request(`/s/${token}/raw`, { headers: { Range: "bytes=0-6" } }),
+      downloadById: await server.request(`/api/download/${file.id}`, { headers: { "x-api-key": secret } }),
+      download: await server.request(`/api/download?file=${encodeURIComponent(file.storage_key)}`, { headers: { "x-api-key": secret } }),
+      media: await server.request(`/api/media/${file.id}?download=1`, { headers: { Cookie: session.cookie } }),
+    };
+    for (const [route, res] of Object.entries(answers)) {
+      expect({ route, status: res.status, accel: res.headers.get("x-accel-redirect") }).toEqual({ route, status: 200, accel });
+      expect(res.headers.get("etag")).toBe(`"${file.sha256}"`);
+      expect(res.headers.get("content-length") ?? "0").toBe("0");
+      expect(res.headers.get("content-range")).toBeNull();
+      expect(await res.text()).toBe("");
+    }
+    expect(answers.share.headers.get("cache-control")).toBe("private, no-store");
+    expect(answers.download.headers.get("content-disposition")).toContain('filename="evidence.txt"');
+
+    // Stash still answers what it decides: no access, a revalidation, an unsatisfiable range.
+    const stranger = await server.request(`/api/download/${file.id}`);
+    expect(stranger.status).toBe(404);
+    expect(stranger.headers.get("x-accel-redirect")).toBeNull();
+    const revalidated = await server.request(`/s/${token}/raw`, { headers: { "If-None-Match": `"${file.sha256}"` } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get("x-accel-redirect")).toBeNull();
+    const beyond = await server.request(`/api/download/${file.id}`, { headers: { "x-api-key": secret, Range: "bytes=999-" } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get("x-accel-redirect")).toBeNull();
   });
 });

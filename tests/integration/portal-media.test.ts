@@ -121,7 +121,7 @@ describe("GET /api/media/{id}", () => {
     expect(view.status).toBe(200);
     expect(view.headers.get("content-type")).toBe("image/png");
     expect(view.headers.get("content-disposition")).toMatch(/^inline; filename="Bank Heist.png"/);
-    expect(view.headers.get("cache-control")).toBe("private, max-age=3600");
+    expect(view.headers.get("cache-control")).toBe("private, no-cache");
     expect(view.headers.get("x-content-type-options")).toBe("nosniff");
     const got = Buffer.from(await view.arrayBuffer());
     expect(got.length).toBe(stored.size_bytes);

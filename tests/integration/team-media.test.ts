@@ -67,9 +67,19 @@ describe("teams that are nobody's personal team", () => {
   test("an owner who transferred the team and left no longer reads its private files", async ({ server }) => {
     const team = await staffTeam(server, "Paleto Bay");
     const { id } = await privateShot(server, team.key, "evidence-7.png");
-    expect((await media(server, team.owner, id)).status).toBe(200);
+    const seen = await media(server, team.owner, id, "?thumb=1");
+    expect(seen.status).toBe(200);
+    // The browser may keep the copy but asks before each use: a 304 while the owner may still see it.
+    expect(seen.headers.get("cache-control")).toBe("private, no-cache");
+    const etag = seen.headers.get("etag")!;
+    expect(etag).toBeTruthy();
+    const revalidate = (who: typeof team.owner) => server.request(`/api/media/${id}?thumb=1`, { headers: { Cookie: who.cookie, "If-None-Match": etag } });
+    expect((await revalidate(team.owner)).status).toBe(304);
     expect((await postForm(server, "/team", { intent: "transfer", userId: team.admin.user.id }, { cookie: team.owner.cookie })).status).toBe(200);
     expect((await postForm(server, "/team", { intent: "leave" }, { cookie: team.owner.cookie })).status).toBe(302);
+    // Once they left, asking again is the 404: the copy they kept is not confirmed.
+    expect((await revalidate(team.owner)).status).toBe(404);
+    expect((await revalidate(team.member)).status).toBe(304);
 
     for (const query of ["", "?download=1", "?thumb=1"]) {
       const res = await media(server, team.owner, id, query);

@@ -1,5 +1,6 @@
 import { describe, expect } from "vitest";
 import { postForm, readToast, type SignedInUser } from "../helpers/auth.ts";
+import { auditExport, auditRows as trail } from "../helpers/audit.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { createKeyAs, staffTeam, type StaffTeam } from "../helpers/teams.ts";
@@ -7,9 +8,7 @@ import { form, png } from "../helpers/upload-fixtures.ts";
 
 /** The audit trail's rows as the owner reads them on /audit: actor, action, target. */
 async function auditRows(server: TestServer, who: SignedInUser) {
-  await server.flushUsage();
-  const html = (await (await server.request("/audit", { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
-  return [...html.matchAll(/data-testid="audit-row"[\s\S]*?data-testid="audit-actor">([^<]*)<[\s\S]*?data-testid="audit-action">([^<]*)<\/span>(?:<span[^>]*data-testid="audit-target"> · ([^<]*)<)?/g)].map((m) => [m[1], m[2].replace(/&#x27;/g, "'"), m[3] ?? ""]);
+  return (await trail(server, who)).map((row) => [row.actor, row.action, row.target, ...(row.refused ? [row.refused] : [])]);
 }
 
 /** An evidence case opened by the team's MDT with one private upload. */
@@ -50,6 +49,12 @@ describe("roles in a staff team", () => {
     const trail = await auditRows(server, team.owner);
     expect(trail).toContainEqual(["The admin", "Closed a case", "Case XT-0020"]);
     expect(trail).toContainEqual([`${team.name} Owner`, "Reopened a case", "Case XT-0020"]);
+    // The refusals are there too, as the action each member tried.
+    expect(trail.filter((row) => row[3])).toEqual([
+      ["The member", "Reopened a case", "Case XT-0020", "Refused 403"],
+      ["The developer", "Closed a case", "Case XT-0020", "Refused 403"],
+      ["The member", "Closed a case", "Case XT-0020", "Refused 403"],
+    ]);
   });
 
   test("a key can carry only the permissions of the member who makes or regenerates it", async ({ server }) => {
@@ -80,6 +85,15 @@ describe("roles in a staff team", () => {
     expect((await postForm(server, "/api-keys", { intent: "regenerate", keyId: ownersKeyId }, { cookie: team.developer.cookie })).status).toBe(403);
     expect((await keysOf()).find((k) => k.name === "Owner's script")).toEqual(ownersKey);
     expect((await server.request("/api/search", { headers: { "x-api-key": team.key } })).status).toBe(200);
+    // Each refusal is on the trail: the key the developer tried to make, widen or take, by name.
+    expect((await auditRows(server, team.owner)).filter((row) => row[3])).toEqual([
+      ["The developer", "Regenerated an API key", "Owner's script", "Refused 403"],
+      ["The developer", "Regenerated an API key", "Owner's script", "Refused 403"],
+      ["The developer", "Changed an API key", "Dev script", "Refused 403"],
+      ["The developer", "Created an API key", "Wipe script", "Refused 403"],
+      ["The developer", "Created an API key", "Wipe script", "Refused 403"],
+    ]);
+    expect((await auditExport(server, team.owner, "action=key.update"))[0]!.detail).toEqual({ key_permission: "delete", status: 403, refused: true, permission: "delete_media" });
 
     // So the developer's key cannot delete the team's files through the script API.
     const shot = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": devKey.api_key }, body: form([{ field: "file", data: await png(20, 20), filename: "a.png", type: "image/png" }]) });

@@ -1,20 +1,26 @@
+/**
+ * Teams as staffs run them. Every team here is made on /team by its owner, so it is nobody's
+ * personal team and its id is no person's id (createTeamAs checks): code that confused a person's
+ * id with a team's would fail here, as it did for invited members before issue 34.
+ */
 import { describe, expect } from "vitest";
 import { postForm, readToast, signUpAndSignIn, uniqueEmail, type SignedInUser } from "../helpers/auth.ts";
+import { auditRows as trail } from "../helpers/audit.ts";
 import { test } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { createKeyAs, createServerAs, invitationIdOf, invitationLink, inviteAndJoin } from "../helpers/teams.ts";
+import { createKeyAs, createServerAs, createTeamAs, invitationIdOf, invitationLink, inviteAndJoin } from "../helpers/teams.ts";
 import { form, png } from "../helpers/upload-fixtures.ts";
 import type { FileId } from "../../app/lib/ids.ts";
 
+/** Who did what, newest first, as the owner reads /audit. */
 async function auditRows(server: TestServer, who: SignedInUser) {
-  await server.flushUsage();
-  const html = (await (await server.request("/audit", { headers: { Cookie: who.cookie } })).text()).replace(/<!-- -->/g, "");
-  return [...html.matchAll(/data-testid="audit-row"[\s\S]*?data-testid="audit-actor">([^<]*)<[\s\S]*?data-testid="audit-action">([^<]*)</g)].map((m) => [m[1], m[2].replace(/&#x27;/g, "'")]);
+  return (await trail(server, who)).map((row) => [row.actor, row.action, ...(row.refused ? [row.refused] : [])]);
 }
 
 describe("teams", () => {
   test("an invited developer manages keys in the owner's team but not billing, and the audit log names each actor", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Chief Ramos" });
+    await createTeamAs(server, owner, "Mission Row PD");
     const serverId = await createServerAs(server, owner, "Mission Row RP");
     const developer = await inviteAndJoin(server, owner, "developer");
 
@@ -40,10 +46,12 @@ describe("teams", () => {
     expect((await server.request("/audit", { headers: { Cookie: developer.cookie } })).status).toBe(403);
 
     expect(await auditRows(server, owner)).toEqual([
+      ["The developer", "Was refused a change", "Refused 403"],
       ["The developer", "Created an API key"],
       ["The developer", "Joined the team"],
       ["Chief Ramos", "Invited a member"],
       ["Chief Ramos", "Created a server"],
+      ["Chief Ramos", "Created a team"],
     ]);
     // The developer's own team is still theirs, empty, one switch away.
     const own = await server.ctx.db.selectFrom("teams").select("id").where("owner_user_id", "=", developer.user.id).executeTakeFirstOrThrow();
@@ -58,6 +66,7 @@ describe("teams", () => {
 
   test("a member without delete permission sees no delete controls and is refused; the file stays", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Owner Two" });
+    await createTeamAs(server, owner, "Paleto Sheriffs");
     const serverId = await createServerAs(server, owner, "Paleto RP");
     const secret = ((await (await createKeyAs(server, owner, serverId)).json()) as { api_key: string }).api_key;
     const uploaded = await server.request("/api/upload", { method: "POST", headers: { "x-api-key": secret }, body: form([{ field: "file", data: await png(), filename: "a.png", type: "image/png" }]) });
@@ -72,6 +81,14 @@ describe("teams", () => {
     expect(detail).not.toContain("Delete file");
     const ownerDetail = await (await server.request(`/gallery/${fileId}`, { headers: { Cookie: owner.cookie } })).text();
     expect(ownerDetail).toContain("Delete file");
+    // Names every object answers to are no action, on the file's page as in the gallery.
+    for (const intent of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      for (const path of [`/gallery/${fileId}`, "/gallery"]) {
+        const odd = await postForm(server, path, { intent, id: fileId }, { cookie: owner.cookie });
+        expect(odd.status, `${path} ${intent}`).toBe(400);
+        expect(readToast(odd)?.description, `${path} ${intent}`).toBe("Unknown action");
+      }
+    }
 
     const refused = await postForm(server, "/gallery", { intent: "delete", id: fileId }, { cookie: member.cookie });
     expect(refused.status).toBe(403);
@@ -93,19 +110,23 @@ describe("teams", () => {
     expect(granted.status).toBe(200);
     expect((await postForm(server, "/gallery", { intent: "delete", id: fileId }, { cookie: member.cookie })).status).toBe(200);
     expect(await server.ctx.db.selectFrom("files").select("id").where("id", "=", fileId).executeTakeFirst()).toBeUndefined();
-    expect((await auditRows(server, owner)).slice(0, 2)).toEqual([
+    expect((await auditRows(server, owner)).slice(0, 5)).toEqual([
       ["The member", "Deleted files"],
       ["Owner Two", "Changed a member's access"],
+      ["The member", "Changed visibility", "Refused 403"],
+      ["The member", "Deleted files", "Refused 403"],
+      ["The member", "Deleted files", "Refused 403"],
     ]);
   });
 
   test("invitations: one address, revocable, expiring, and only the invited account may answer", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Owner Three" });
+    const teamId = await createTeamAs(server, owner, "Sandy Rangers");
     const email = uniqueEmail("invitee");
     expect((await postForm(server, "/team", { intent: "invite", email: "not-an-address", role: "member" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/team", { intent: "invite", email, role: "owner" }, { cookie: owner.cookie })).status).toBe(400);
     expect((await postForm(server, "/team", { intent: "invite", email: owner.email, role: "member" }, { cookie: owner.cookie })).status).toBe(400);
-    expect(await server.ctx.db.selectFrom("team_invitations").select("id").where("team_id", "=", owner.teamId).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("team_invitations").select("id").where("team_id", "=", teamId).execute()).toEqual([]);
 
     expect((await postForm(server, "/team", { intent: "invite", email, role: "admin" }, { cookie: owner.cookie })).status).toBe(200);
     const link = await invitationLink(server, email);
@@ -114,7 +135,7 @@ describe("teams", () => {
     expect((await wrong.text()).replace(/<!-- -->/g, "")).toContain(`This invitation is for ${email}, but you are signed in as ${someoneElse.email}`);
     const stolen = await postForm(server, link, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: someoneElse.cookie });
     expect(stolen.status).toBe(404);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).execute()).toHaveLength(1);
 
     // A visitor sees whose invitation it is and is sent to sign in.
     const anonymous = await (await server.request(link)).text();
@@ -141,11 +162,12 @@ describe("teams", () => {
     const third = await invitationLink(server, email);
     expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "decline" }, { cookie: invitee.cookie })).status).toBe(200);
     expect((await postForm(server, third, { invitationId: await invitationIdOf(server, email), answer: "accept" }, { cookie: invitee.cookie })).status).toBe(400);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).execute()).toHaveLength(1);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).execute()).toHaveLength(1);
   });
 
   test("ownership moves to another member, the old owner stays as admin, and a member can leave", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Founder" });
+    const teamId = await createTeamAs(server, owner, "Founders");
     const admin = await inviteAndJoin(server, owner, "admin");
     const member = await inviteAndJoin(server, owner, "member");
     // Only the owner transfers; the owner cannot leave or be removed.
@@ -154,15 +176,15 @@ describe("teams", () => {
     expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(403);
 
     expect((await postForm(server, "/team", { intent: "transfer", userId: admin.user.id }, { cookie: owner.cookie })).status).toBe(200);
-    const roles = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).execute();
+    const roles = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", teamId).execute();
     expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({ [owner.user.id]: "admin", [admin.user.id]: "owner", [member.user.id]: "member" });
-    expect((await server.ctx.db.selectFrom("teams").select("owner_user_id").where("id", "=", owner.teamId).executeTakeFirstOrThrow()).owner_user_id).toBe(admin.user.id);
+    expect((await server.ctx.db.selectFrom("teams").select("owner_user_id").where("id", "=", teamId).executeTakeFirstOrThrow()).owner_user_id).toBe(admin.user.id);
 
     const left = await postForm(server, "/team", { intent: "leave" }, { cookie: member.cookie });
     expect(left.status).toBe(302);
-    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", owner.teamId).where("user_id", "=", member.user.id).execute()).toEqual([]);
+    expect(await server.ctx.db.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).where("user_id", "=", member.user.id).execute()).toEqual([]);
     // Back in their own team; the old one cannot be switched to any more.
-    expect((await postForm(server, "/team/switch", { teamId: owner.teamId }, { cookie: member.cookie })).status).toBe(404);
+    expect((await postForm(server, "/team/switch", { teamId }, { cookie: member.cookie })).status).toBe(404);
     // The new owner removes the old one.
     expect((await postForm(server, "/team", { intent: "member-remove", userId: owner.user.id }, { cookie: admin.cookie })).status).toBe(200);
     expect(await auditRows(server, admin)).toEqual(
@@ -170,6 +192,10 @@ describe("teams", () => {
         ["The admin", "Removed a member"],
         ["The member", "Left the team"],
         ["Founder", "Transferred ownership"],
+        // The refusals before, on the trail too.
+        ["The admin", "Removed a member", "Refused 403"],
+        ["Founder", "Left the team", "Refused 403"],
+        ["The admin", "Transferred ownership", "Refused 403"],
       ]),
     );
   });
@@ -177,15 +203,18 @@ describe("teams", () => {
   test("an admin sees every team with its owner, members and plan", async ({ server }) => {
     const admin = await signUpAndSignIn(server, { role: "admin", displayName: "Site Admin" });
     const owner = await signUpAndSignIn(server, { displayName: "Team Owner" });
+    await createTeamAs(server, owner, "Grapeseed Crew");
     await inviteAndJoin(server, owner, "member");
     const html = (await (await server.request("/admin/teams", { headers: { Cookie: admin.cookie } })).text()).replace(/<!-- -->/g, "");
-    expect(html).toContain("Team Owner");
-    expect(html).toMatch(/Team Owner[\s\S]*?2 members/);
+    const row = html.split('data-testid="admin-team-row"').find((r) => r.includes("Grapeseed Crew"));
+    expect(row).toContain("Owner Team Owner");
+    expect(row).toContain("2 members");
     expect((await server.request("/admin/teams", { headers: { Cookie: owner.cookie }, redirect: "manual" })).status).toBe(302);
   });
 
   test("a case restricted to some members is hidden from the others until it is opened to the team", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Captain Price" });
+    await createTeamAs(server, owner, "Vespucci PD");
     const serverId = await createServerAs(server, owner, "Vespucci RP");
     const detective = await inviteAndJoin(server, owner, "developer");
     const cadet = await inviteAndJoin(server, owner, "member");
@@ -209,14 +238,29 @@ describe("teams", () => {
 
     expect((await postForm(server, "/cases", { intent: "members", caseId }, { cookie: owner.cookie })).status).toBe(200);
     expect(await casesOf(cadet)).toContain("IA-7 · Internal affairs");
-    expect((await auditRows(server, owner))[0]).toEqual(["Captain Price", "Changed who sees a case"]);
+    expect((await auditRows(server, owner)).slice(0, 2)).toEqual([
+      ["Captain Price", "Changed who sees a case"],
+      ["The developer", "Changed who sees a case", "Refused 403"],
+    ]);
   });
 
   test("ids that are not ids are refused with 4xx and change nothing", async ({ server }) => {
     const owner = await signUpAndSignIn(server, { displayName: "Careful Owner" });
+    const teamId = await createTeamAs(server, owner, "Careful Crew");
     const serverId = await createServerAs(server, owner, "Ids RP");
     const member = await inviteAndJoin(server, owner, "member");
-    const before = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).orderBy("user_id").execute();
+    const before = await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", teamId).orderBy("user_id").execute();
+    const teamRow = () => server.ctx.db.selectFrom("teams").select(["name", "owner_user_id"]).where("id", "=", teamId).executeTakeFirstOrThrow();
+    const teamBefore = await teamRow();
+    // Names every object answers to are no intent: a 400 that says so, for the owner and a member alike.
+    for (const who of [owner, member]) {
+      for (const intent of ["constructor", "toString", "__proto__", "valueOf"]) {
+        const res = await postForm(server, "/team", { intent, name: "Hijacked", userId: member.user.id, answer: "accept" }, { cookie: who.cookie });
+        expect(res.status, intent).toBe(400);
+        expect(readToast(res), intent).toMatchObject({ type: "error", description: "Unknown action." });
+      }
+    }
+    expect(await teamRow()).toEqual(teamBefore);
     expect((await postForm(server, "/team/switch", { teamId: "not-a-uuid" }, { cookie: member.cookie })).status).toBe(404);
     for (const intent of ["member-remove", "member-update", "transfer"]) {
       const res = await postForm(server, "/team", { intent, userId: "not-a-uuid", role: "member" }, { cookie: owner.cookie });
@@ -226,6 +270,6 @@ describe("teams", () => {
     expect((await postForm(server, "/invitations/abcdefghijklmnopqrstuvwxyz", { invitationId: "not-a-uuid", answer: "accept" }, { cookie: member.cookie })).status).toBe(404);
     expect((await postForm(server, "/cases", { intent: "open", serverId, number: "IDS-1", title: "", notes: "", members: ["not-a-uuid"] }, { cookie: owner.cookie })).status).toBe(400);
     expect(await server.ctx.db.selectFrom("cases").select("id").where("server_id", "=", serverId).execute()).toEqual([]);
-    expect(await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", owner.teamId).orderBy("user_id").execute()).toEqual(before);
+    expect(await server.ctx.db.selectFrom("team_members").select(["user_id", "role"]).where("team_id", "=", teamId).orderBy("user_id").execute()).toEqual(before);
   });
 });

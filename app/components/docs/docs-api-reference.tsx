@@ -4,6 +4,11 @@ import { FILE_RESPONSE_HEADERS, sampleSearchResponse, type Bases } from "~/lib/c
 import { discordMigration, luaBase64Upload, luaMultipartNote, presignClient, presignServer, resumableUploadJs } from "~/lib/content/script-snippets";
 import { C, Callout, Curl, DocSection, Json, SnippetBlock, Table } from "~/components/docs/doc-parts";
 import { UploadResponse } from "~/components/docs/docs-getting-started";
+import { EndpointsTable, FieldsTable, LogEndpointsTable } from "~/components/docs/docs-contract-tables";
+import { SearchQuery } from "~/lib/api-contract/files";
+import { LOG_OPERATIONS } from "~/lib/api-contract/logs";
+import { apiOperation } from "~/lib/api-contract/operations";
+import { UploadMultipart } from "~/lib/api-contract/uploads";
 
 /** "yes" when a new server allows every type of a group, else the ones it allows, else "no". */
 function onForNewServers(names: string[]): string {
@@ -21,21 +26,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           every endpoint answers CORS preflights for any origin, so NUI pages (<C>https://cfx-nui-…</C>) can call it. The machine-readable description
           is at <a href={`${bases.appUrl}/api/openapi.json`} className="text-primary underline underline-offset-4">/api/openapi.json</a>.
         </p>
-        <Table
-          caption="Script API endpoints"
-          head={["Method", "Path", "Key", "Purpose"]}
-          rows={[
-            ["POST", <C key="p">/api/upload</C>, "yes", "Upload one or more files (multipart, JSON base64 or data URI)"],
-            ["POST", <C key="p">/api/upload/base64</C>, "yes", "Upload from a JSON body"],
-            ["GET · POST", <C key="p">/api/upload/presign</C>, "yes", "Get a single-use upload URL for a client"],
-            ["GET", <C key="p">/api/search</C>, "yes", "List and filter your server's files"],
-            ["GET · HEAD", <C key="p">/api/download?file=…</C>, "private files", "Download by server/category/filename"],
-            ["GET · HEAD", <C key="p">/api/download/FILE_ID</C>, "private files", "Download by file id"],
-            ["GET · HEAD", <C key="p">/f/SERVER_ID/CATEGORY/FILENAME</C>, "no", "Public CDN link, with image transforms"],
-            ["POST", <C key="p">/api/webhooks/SERVER_ID/SECRET</C>, "in URL", "Discord-compatible webhook"],
-            ["GET", <C key="p">/api/health</C>, "no", "Liveness and readiness"],
-          ]}
-        />
+        <EndpointsTable />
         <p>
           Files are limited to {maxUploadMb}MB each (and to your server&apos;s own maximum, if lower); one request carries up to 20 files, and if any
           of them is refused none is stored. The type is read from the file&apos;s bytes, not
@@ -56,28 +47,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           <C>POST /api/upload</C> with a <C>multipart/form-data</C> body. Every file part is stored, whatever its field name, so a request can carry
           several files; <C>files</C> in the answer lists them all.
         </p>
-        <Table
-          caption="Upload fields"
-          head={["Field", "Required", "Description"]}
-          rows={[
-            [<C key="f">file</C>, "yes", "The file. Any field name works: file, files[], image, video, recording…"],
-            [<C key="f">category</C>, "no", <span key="c">Any name, e.g. <C>phone_photos</C> or <C>screenshots</C>: see <a href="#categories" className="text-primary underline underline-offset-4">Categories</a>. Default <C>other</C></span>],
-            [<C key="f">is_public</C>, "no", "\"true\" or \"false\". Default: the server's setting (public for new servers)"],
-            [<C key="f">player_name</C>, "no", "Who took it, for search and the portal"],
-            [<C key="f">player_identifier</C>, "no", "e.g. license:…, for search"],
-            [<C key="f">metadata</C>, "no", "A JSON object as a string, searchable by containment"],
-            [<C key="f">filename</C>, "no", "Display name; defaults to the uploaded file's name"],
-            [<C key="f">server_id</C>, "no", "Must match the key's server when sent"],
-            [
-              <C key="f">retention_exempt</C>,
-              "no",
-              <span key="r">
-                &quot;true&quot;: keep forever (paid plans). On the free plan the file is still stored (201) and the answer carries{" "}
-                <C>retention_warning</C>, saying it was not applied and when the file expires
-              </span>,
-            ],
-          ]}
-        />
+        <FieldsTable caption="Upload fields" head={["Field", "Description"]} fields={UploadMultipart} />
         <Curl name="firstUpload" bases={bases} />
         <p>
           Images are stored without their metadata (EXIF, GPS) and, on new servers, converted to WebP: the
@@ -186,20 +156,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           <C>page</C> and <C>limit</C> (default limit 20); the maximum limit is 100. <C>total</C> counts matches up to 10,000; past that{" "}
           <C>total_capped</C> is <C>true</C> and <C>has_more</C> still tells you whether another page exists.
         </p>
-        <Table
-          caption="Search parameters"
-          head={["Parameter", "Description"]}
-          rows={[
-            [<C key="q">category</C>, "Exact category"],
-            [<C key="q">player_name</C>, "Substring of the player name, case-insensitive"],
-            [<C key="q">player_identifier</C>, "Exact identifier"],
-            [<C key="q">filename</C>, "Substring of the file name, case-insensitive"],
-            [<C key="q">from_date · to_date</C>, "ISO dates bounding the upload time"],
-            [<C key="q">metadata</C>, "A JSON object the file's metadata must contain"],
-            [<C key="q">sort</C>, "desc (default) or asc by upload time"],
-            [<C key="q">limit · offset · page</C>, "Paging, as above"],
-          ]}
-        />
+        <FieldsTable caption="Search parameters" head={["Parameter", "Description"]} fields={SearchQuery} />
         <Curl name="search" bases={bases} />
         <Json label="200 OK" value={sampleSearchResponse(bases.cdnUrl)} />
       </DocSection>
@@ -325,19 +282,7 @@ export function ApiReference({ bases, maxUploadMb }: { bases: Bases; maxUploadMb
           number of days (set on the Logs page, at most your plan&apos;s). Past the plan&apos;s monthly volume the answer is 429 and nothing is stored.
         </p>
         <Curl name="logsSend" bases={bases} />
-        <Table
-          caption="Log endpoints"
-          head={["Endpoint", "Shape", "Answer"]}
-          rows={[
-            [<C key="e">POST /api/logs</C>, "Stash's and Fivemanage's single entry, an array or {logs: [...]}", "200 {success, accepted}"],
-            [<C key="e">POST /api/logs/batch</C>, "Fivemanage batch (ox_lib's fivemanage logger)", "200"],
-            [<C key="e">POST /api/v3/logs</C>, "Fivemanage v3 array", "200"],
-            [<C key="e">POST /v1/logs</C>, "Fivemerr single entry", "200"],
-            [<C key="e">POST /loki/api/v1/push</C>, "Grafana Loki JSON push (ox_lib's loki logger, Promtail); the key as Basic password or bearer token", "204"],
-            [<C key="e">POST /api/webhooks/SERVER_ID/SECRET</C>, "Discord webhook message: content and embeds become an entry in the discord dataset", "204, or the message with ?wait=true"],
-            [<C key="e">GET /api/logs/search</C>, "dataset, level (and above), resource, q, from, to, meta=key=value, limit, cursor", "200 {data, next_cursor}"],
-          ]}
-        />
+        <LogEndpointsTable operations={[...LOG_OPERATIONS, apiOperation("post", "/api/webhooks/{server_id}/{secret}")]} />
         <Curl name="logsDiscord" bases={bases} />
         <Curl name="logsSearch" bases={bases} />
       </DocSection>

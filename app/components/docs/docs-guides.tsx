@@ -1,6 +1,7 @@
 import type { Bases } from "~/lib/content/api-examples";
 import { jsUpload, lbPhonePresigned, lbPhoneUpload, lbPhoneWhitelist, npwdConfig, presignClient, qbPhoneWebhook, screenshotBasicServer, sharexUploader } from "~/lib/content/script-snippets";
 import { C, Callout, DocSection, SnippetBlock, Table } from "~/components/docs/doc-parts";
+import { KEY_PERMISSION_MAKERS, TEAM_ACTION_PERMISSIONS } from "~/lib/content/team-permissions";
 
 export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
   const cdnHost = new URL(bases.cdnUrl).host;
@@ -89,10 +90,32 @@ export function Guides({ bases, appName }: { bases: Bases; appName: string }) {
             ["Member", "View media (and upload from the portal), view logs"],
           ]}
         />
+        <p>An admin can tailor any member&apos;s permissions. What each action needs:</p>
+        <Table caption="Which permission each action needs" head={["Action", "Needs"]} rows={TEAM_ACTION_PERMISSIONS.map((row) => [row.action, row.needs])} />
         <p>
-          &quot;Delete media&quot; also covers changing files (visibility, category, keep forever, share links); without it the controls are not shown and
-          the server refuses them with 403. A member can leave a team; the owner first makes another member owner and stays as an admin. Every change
-          to members, invitations and ownership is on the team&apos;s audit log.
+          Without the permission the controls are not shown, and the server refuses the request anyway with a 403 that names the permission. A
+          member can leave a team; the owner first makes another member owner and stays as an admin.
+        </p>
+        <p>
+          <strong>A key never does more than the member who makes it.</strong> Creating a key, regenerating it (its new secret is in your hands) or
+          widening its permissions needs, for each permission the key carries, the team permission below; the API Keys form shows the others
+          disabled, with the reason. Keys made earlier keep their permissions.
+        </p>
+        <Table
+          caption="What a member must hold to give a key each permission"
+          head={["Key permission", "Its maker needs"]}
+          rows={KEY_PERMISSION_MAKERS.map((row) => [<C key="p">{row.permission}</C>, row.needs])}
+        />
+        <p>
+          <strong>Another team&apos;s ids reveal nothing.</strong> A file, case, key, server, member or saved search of another team is a 404
+          with the same body a made-up id gets, before any other check: no 403, no &quot;in an open case&quot;, no name.
+        </p>
+        <p>
+          <strong>The audit log</strong> (owners and admins) names what each entry acted on: a file as <C>cell-7.png (id)</C>, a bulk change as{" "}
+          <C>4 files: a.png (id), b.png (id), c.png (id) and 1 more</C> (the exports list every file), keys by name, members by e-mail, cases as{" "}
+          <C>Case XT-0020</C>. Refusals are there too, marked <em>Refused 403</em>: a key call refused a permission or another server&apos;s id, and a
+          member&apos;s refused change, recorded as the action they tried; a change refused before it ran reads &quot;Was refused a change&quot;
+          with the request, e.g. <C>POST /api/billing/create-checkout</C>. Opening a page is not recorded.
         </p>
       </DocSection>
 

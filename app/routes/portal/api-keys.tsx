@@ -10,7 +10,7 @@ import { sanitizeInput } from "~/lib/sanitize";
 import { pageTitle } from "~/lib/site";
 import { assertKeyWithinMaker, createApiKey, deleteApiKey, findApiKeyForTeam, listApiKeys, regenerateApiKey } from "~/services/api-keys/keys.server";
 import { ERROR_STATUS } from "~/http/api-response.server";
-import { recordKeyEvent } from "~/http/portal-audit.server";
+import { recordKeyEvent, recordKeyRefusal } from "~/http/portal-audit.server";
 import { keyEvent } from "~/services/api-keys/key-manager.server";
 import { parseKeyScopes } from "~/services/api-keys/key-scopes.server";
 import { requireTeam } from "~/http/guards.server";
@@ -100,8 +100,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         const scopes = parseKeyScopes({ categories: String(form.get("categories") ?? ""), max_file_mb: String(form.get("maxFileMb") ?? ""), allowed_ips: String(form.get("allowedIps") ?? "") });
         created = await createApiKey(context.db, { serverId: server.id, teamId: auth.team.id, name, permissions, expiresAt, scopes });
       } catch (error) {
-        if (isDomainError(error, "invalid_request", "permission_denied")) return actionFail("Error creating API key", error.message, ERROR_STATUS[error.code]);
-        throw error;
+        if (!isDomainError(error, "invalid_request", "permission_denied")) throw error;
+        if (error.code === "permission_denied") await recordKeyRefusal(context, auth, { action: "key.create", target: name, serverId: server.id }, error);
+        return actionFail("Error creating API key", error.message, ERROR_STATUS[error.code]);
       }
       context.knownCredentials.rememberApiKey(created.secret);
       await recordKeyEvent(context, auth, keyEvent("key.create", created.key));
@@ -118,8 +119,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         assertKeyWithinMaker(existing.permissions, auth.team);
       } catch (error) {
-        if (isDomainError(error, "permission_denied")) return actionFail("Error regenerating API key", error.message, 403);
-        throw error;
+        if (!isDomainError(error, "permission_denied")) throw error;
+        await recordKeyRefusal(context, auth, { action: "key.regenerate", target: existing.name, serverId: existing.server_id }, error);
+        return actionFail("Error regenerating API key", error.message, 403);
       }
       const regenerated = await regenerateApiKey(context.db, auth.team.id, existing.id);
       if (!regenerated) return actionFail("Error regenerating API key", "Failed to regenerate API key", 404);

@@ -5,9 +5,10 @@ import { auditActionLabel } from "~/lib/audit-actions";
 import { csvCell } from "~/lib/csv";
 import type { Route } from "./+types/audit-export";
 
-const COLUMNS = ["time", "actor_kind", "actor", "action", "action_label", "target", "server", "ip", "status"] as const;
+const COLUMNS = ["time", "actor_kind", "actor", "action", "action_label", "target", "server", "ip", "status", "detail"] as const;
 
-function rowOf(entry: AuditEntry): Record<(typeof COLUMNS)[number], string | number | null> {
+/** One entry as both formats carry it; `detail` is an object (NDJSON) or its JSON text in one cell (CSV). */
+function rowOf(entry: AuditEntry): Record<(typeof COLUMNS)[number], string | number | null | Record<string, unknown>> {
   return {
     time: entry.createdAt.toISOString(),
     actor_kind: entry.actor.kind,
@@ -18,6 +19,7 @@ function rowOf(entry: AuditEntry): Record<(typeof COLUMNS)[number], string | num
     server: entry.serverName,
     ip: entry.ip,
     status: entry.status,
+    detail: entry.detail,
   };
 }
 

@@ -35,7 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     error = failure.message;
   }
   return {
-    entries,
+    // The page shows each entry's target; the details (every file of a bulk change) are in the exports.
+    entries: entries.map(({ detail: _detail, ...entry }) => entry),
     error,
     filters,
     servers: servers.map((s) => ({ id: s.id, name: s.name })),

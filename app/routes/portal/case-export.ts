@@ -1,6 +1,7 @@
 import { requireTeam } from "~/http/guards.server";
 import { caseZipResponse } from "~/http/case-answers.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
+import { caseTarget } from "~/lib/audit-targets";
 import { caseViewerOf, exportCase, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import type { Route } from "./+types/case-export";
 import { parseId } from "~/services/platform/ids.server";
@@ -12,6 +13,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(params.caseId), caseViewerOf(auth.user.id, auth.team.permissions));
   if (!found) throw new Response("Case not found", { status: 404 });
   const { stream } = await exportCase(context, found);
-  await recordPortalAudit(context, auth, { action: "case.export", target: `Case ${found.number}`, serverId: found.serverId });
+  await recordPortalAudit(context, auth, { action: "case.export", target: caseTarget(found.number), serverId: found.serverId });
   return caseZipResponse(found, stream, (error) => context.logger.warn({ err: error }, "case export ended early"));
 }

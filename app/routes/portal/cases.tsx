@@ -13,8 +13,10 @@ import type { ActionResult } from "~/lib/action-result";
 import { formatCount, formatDateTime } from "~/lib/format";
 import { pageTitle } from "~/lib/site";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
+import { refuseChange } from "~/http/refused-changes.server";
+import { caseTarget } from "~/lib/audit-targets";
 import { caseViewerOf, findCaseForTeam, listCasesForTeam, openCase, setCaseStatus } from "~/services/files/evidence-cases.server";
 import { caseMemberIds, setCaseMembers, teamMemberIds } from "~/services/files/case-members.server";
 import { listTeamMembers } from "~/services/teams/team-members.server";
@@ -56,7 +58,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "open") {
     const server = await findServerForTeam(context.db, auth.team.id, parseServerId(form.get("serverId")));
     if (!server) return actionFail("Error opening case", "Choose one of your servers.", 400);
-    if (chosenMembers.length && !viewer.seesAll) return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
+    const number = String(form.get("number") ?? "").trim();
+    if (chosenMembers.length && !viewer.seesAll) return refuseChange(context, auth, { action: "case.open", target: caseTarget(number), serverId: server.id, permission: "manage_members" });
     try {
       // Who may see it is checked before the case exists, so a wrong choice leaves no case behind.
       const members = await teamMemberIds(context.db, auth.team.id, chosenMembers);
@@ -66,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         body: { number: form.get("number") ?? undefined, title: form.get("title") || undefined, notes: form.get("notes") ?? undefined },
       });
       if (created && members.length) await setCaseMembers(context.db, { caseId: evidenceCase.id, teamId: auth.team.id, userIds: members });
-      await recordPortalAudit(context, auth, { action: "case.open", target: `Case ${evidenceCase.number}`, serverId: server.id });
+      await recordPortalAudit(context, auth, { action: "case.open", target: caseTarget(evidenceCase.number), serverId: server.id });
       return actionOk({ type: "success", title: created ? "Case opened" : "Case updated", description: `Case ${evidenceCase.number} on ${server.name}.` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request")) throw error;
@@ -78,10 +81,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), viewer);
   if (!found) return actionFail("Error", "Case not found", 404);
   if (intent === "members") {
-    if (!viewer.seesAll) return actionFail("Error", teamPermissionMessage(auth.team, "manage_members"), 403);
+    if (!viewer.seesAll) return refuseChange(context, auth, { action: "case.members", target: caseTarget(found.number), serverId: found.serverId, permission: "manage_members" });
     try {
       const count = await setCaseMembers(context.db, { caseId: found.id, teamId: auth.team.id, userIds: chosenMembers });
-      await recordPortalAudit(context, auth, { action: "case.members", target: `Case ${found.number}`, serverId: found.serverId, detail: { members: chosenMembers } });
+      await recordPortalAudit(context, auth, { action: "case.members", target: caseTarget(found.number), serverId: found.serverId, detail: { members: chosenMembers } });
       return actionOk({ type: "success", title: "Case access updated", description: count ? `Only ${count} chosen ${count === 1 ? "member" : "members"}, owners and admins see case ${found.number}.` : `Everyone in the team sees case ${found.number}.` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request")) throw error;
@@ -90,9 +93,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // Closing lets the case's files be deleted and expire, and reopening locks them again: either is a
   // decision about deleting evidence, so it needs "delete media", as the API needs a delete key.
-  if (!auth.team.permissions.includes("delete_media")) return actionFail("Error", teamPermissionMessage(auth.team, "delete_media"), 403);
+  const change = { action: intent === "close" ? "case.close" : "case.reopen", target: caseTarget(found.number), serverId: found.serverId };
+  if (!auth.team.permissions.includes("delete_media")) return refuseChange(context, auth, { ...change, permission: "delete_media" });
   await setCaseStatus(context.db, found.serverId, found.number, intent === "close" ? "closed" : "open");
-  await recordPortalAudit(context, auth, { action: `case.${intent}`, target: `Case ${found.number}`, serverId: found.serverId });
+  await recordPortalAudit(context, auth, change);
   return actionOk({
     type: "success",
     title: intent === "close" ? "Case closed" : "Case reopened",

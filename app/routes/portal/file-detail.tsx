@@ -1,12 +1,14 @@
 import { data } from "react-router";
 import { FileDetailView, uploadedByLabel } from "~/components/media/file-detail-view";
 import { pageTitle } from "~/lib/site";
-import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
 import { runFileAction } from "~/http/file-actions.server";
 import { redirectWithToast } from "~/http/toast.server";
 import { findFileDetails } from "~/services/files/file-details.server";
 import { deleteOwnedFiles, shareUrl } from "~/services/files/portal-files.server";
-import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
+import { refuseChange } from "~/http/refused-changes.server";
+import { caseTarget, filesAudit } from "~/lib/audit-targets";
 import { addFilesToCase, caseChoicesForFile, caseViewerOf, findCaseForTeam } from "~/services/files/evidence-cases.server";
 import { createShare, listShares, parseShareOptions, revokeShare } from "~/services/files/file-shares.server";
 import { isRasterImage } from "~/services/media/images.server";
@@ -69,6 +71,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
+/** What each intent of this page records on the audit trail; filing into a case only needs to see the file, the rest needs "delete media". */
+const FILE_PAGE_ACTIONS = {
+  delete: "file.delete",
+  visibility: "file.visibility",
+  category: "file.category",
+  createShare: "file.share",
+  revokeShare: "file.unshare",
+  keepForever: "file.keep_forever",
+  addToCase: "case.files",
+} as const;
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const auth = await requireTeam(request, context, "view_media");
   // The file before anything else: another team's file, or none, is the same 404 whatever the member may do.
@@ -78,11 +91,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   form.delete("id");
   form.set("id", fileId);
-  // Filing into a case only needs to see the file; every other change needs "delete media".
-  if (form.get("intent") !== "addToCase" && !auth.team.permissions.includes("delete_media")) {
-    return actionFail("Error", teamPermissionMessage(auth.team, "delete_media"), 403);
+  const intent = String(form.get("intent") ?? "");
+  // An own property only: "constructor" or "toString" are no action.
+  if (!Object.hasOwn(FILE_PAGE_ACTIONS, intent)) return actionFail("Error", "Unknown action", 400);
+  const audit = filesAudit([{ id: fileId, name: file.originalFilename }]);
+  if (intent !== "addToCase" && !auth.team.permissions.includes("delete_media")) {
+    return refuseChange(context, auth, { action: FILE_PAGE_ACTIONS[intent as keyof typeof FILE_PAGE_ACTIONS], ...audit, serverId: file.serverId, permission: "delete_media" });
   }
-  if (form.get("intent") === "delete") {
+  if (intent === "delete") {
     let deleted: FileId[];
     try {
       deleted = await deleteOwnedFiles(context, auth.team.id, [fileId]);
@@ -91,26 +107,26 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return actionFail("Error deleting file", error.message, 409);
     }
     if (deleted.length === 0) return actionFail("Error deleting file", "Failed to delete file", 404);
-    await recordPortalAudit(context, auth, { action: "file.delete", target: filesTarget(1), detail: { ids: deleted } });
+    await recordPortalAudit(context, auth, { action: "file.delete", ...audit });
     return redirectWithToast("/gallery", { type: "success", title: "File deleted" });
   }
-  if (form.get("intent") === "createShare") {
+  if (intent === "createShare") {
     try {
       const options = parseShareOptions({ expiresInHours: form.get("expiresInHours"), password: form.get("password"), maxViews: form.get("maxViews") });
       const token = await createShare(context.db, auth.team.id, fileId, options);
-      await recordPortalAudit(context, auth, { action: "file.share", target: filesTarget(1), detail: { ids: [fileId], expires_in_hours: options.expiresInHours, password: options.password !== null } });
+      await recordPortalAudit(context, auth, { action: "file.share", target: audit.target, detail: { ...audit.detail, expires_in_hours: options.expiresInHours, password: options.password !== null } });
       return actionOk({ type: "success", title: "Share link created", description: `${context.config.appUrl}/s/${token}` }, { shareUrl: `${context.config.appUrl}/s/${token}` });
     } catch (error) {
       if (!isDomainError(error, "invalid_request", "not_found")) throw error;
       return actionFail("Error creating share link", error.message, ERROR_STATUS[error.code]);
     }
   }
-  if (form.get("intent") === "revokeShare") {
+  if (intent === "revokeShare") {
     if (!(await revokeShare(context.db, auth.team.id, String(form.get("token") ?? "")))) return actionFail("Error", "That share link is already gone.", 404);
-    await recordPortalAudit(context, auth, { action: "file.unshare", target: filesTarget(1), detail: { ids: [fileId] } });
+    await recordPortalAudit(context, auth, { action: "file.unshare", ...audit });
     return actionOk({ type: "success", title: "Share link revoked" });
   }
-  if (form.get("intent") === "addToCase") {
+  if (intent === "addToCase") {
     const found = await findCaseForTeam(context.db, auth.team.id, parseId<CaseId>(form.get("caseId")), caseViewerOf(auth.user.id, auth.team.permissions));
     if (!found || file.serverId !== found.serverId) return actionFail("Error", "Choose an open case of this file's server.", 404);
     try {
@@ -119,10 +135,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!isDomainError(error, "invalid_request")) throw error;
       return actionFail("Error", error.message, 400);
     }
-    await recordPortalAudit(context, auth, { action: "case.files", target: `Case ${found.number}`, serverId: found.serverId, detail: { ids: [file.id] } });
+    await recordPortalAudit(context, auth, { action: "case.files", target: caseTarget(found.number), serverId: found.serverId, detail: audit.detail });
     return actionOk({ type: "success", title: "Filed as evidence", description: `In case ${found.number}: kept and not deletable while the case is open.` });
   }
-  if (form.get("intent") === "keepForever") {
+  if (intent === "keepForever") {
     const keep = form.get("keep") === "on";
     try {
       if (!(await setKeepForever(context.db, auth.team.id, fileId, keep))) return actionFail("Error", "File not found", 404);
@@ -130,7 +146,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       if (!isDomainError(error, "plan_unavailable")) throw error;
       return actionFail("Error", error.message, ERROR_STATUS[error.code]);
     }
-    await recordPortalAudit(context, auth, { action: "file.keep_forever", target: filesTarget(1), detail: { ids: [fileId], keep } });
+    await recordPortalAudit(context, auth, { action: "file.keep_forever", target: audit.target, detail: { ...audit.detail, keep } });
     return actionOk({ type: "success", title: keep ? "Kept forever" : "Retention rules apply", description: keep ? "Retention rules will not delete this file." : "The server's retention rules apply to this file again." });
   }
   return runFileAction(context, auth, form);

@@ -14,7 +14,8 @@ import { LOG_LEVELS } from "~/lib/log-levels";
 import { PLANS } from "~/lib/plans";
 import { pageTitle } from "~/lib/site";
 import { actionFail, actionOk } from "~/http/action-results.server";
-import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
+import { refuseChange } from "~/http/refused-changes.server";
 import { recordPortalAudit } from "~/http/portal-audit.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
 import { isDomainError } from "~/services/platform/domain-error.server";
@@ -69,6 +70,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** The settings the Logs page changes (they need "manage servers"), as the audit trail names each change. */
+const LOG_SETTING_TARGETS = {
+  retention: (form: FormData) => `dataset retention ${String(form.get("days") ?? "")} days`,
+  "add-forward": () => "a forward to Discord",
+  "delete-forward": () => "a forward removed",
+  "add-alert": (form: FormData) => `alert ${String(form.get("name") ?? "")}`,
+  "delete-alert": () => "an alert removed",
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const auth = await requireTeam(request, context, "view_logs");
   const { user, team } = auth;
@@ -83,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!(await deleteSavedLogQuery(context.db, team.id, String(form.get("id") ?? "")))) return actionFail("Error", "That saved search is already gone.", 404);
       return actionOk({ type: "success", title: "Saved search removed" });
     }
-    if (!["retention", "add-forward", "delete-forward", "add-alert", "delete-alert"].includes(intent)) return actionFail("Error", "Unknown action.", 400);
+    if (!Object.hasOwn(LOG_SETTING_TARGETS, intent)) return actionFail("Error", "Unknown action.", 400);
     const datasetId = String(form.get("datasetId") ?? "");
     // What the form names first: another team's dataset, forward or alert is the same 404 whatever the member may do.
     if (intent === "delete-forward" || intent === "delete-alert") {
@@ -92,12 +102,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     } else {
       await assertTeamDataset(context.db, team.id, datasetId);
     }
-    if (!team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(team, "manage_servers"), 403);
+    const what = LOG_SETTING_TARGETS[intent as keyof typeof LOG_SETTING_TARGETS](form);
+    if (!team.permissions.includes("manage_servers")) return refuseChange(context, auth, { action: "logs.settings", target: what, permission: "manage_servers" });
     const rule = () => parseLogRule({ minLevel: form.get("minLevel"), resource: form.get("resource"), contains: form.get("contains") });
-    const audit = (what: string) => recordPortalAudit(context, auth, { action: "logs.settings", target: what });
+    const audit = () => recordPortalAudit(context, auth, { action: "logs.settings", target: what });
     if (intent === "add-forward") {
       await createLogForward(context.db, { teamId: team.id, datasetId, webhookUrl: parseDiscordWebhookUrl(form.get("webhookUrl"), context.config.DISCORD_API_BASE), rule: rule() });
-      await audit("a forward to Discord");
+      await audit();
       return actionOk({ type: "success", title: "Forward added", description: "Matching entries from now on go to that Discord channel." });
     }
     if (intent === "add-alert") {
@@ -113,20 +124,20 @@ export async function action({ request, context }: Route.ActionArgs) {
         channel: form.get("channel"),
         target: form.get("target"),
       });
-      await audit(`alert ${String(form.get("name") ?? "")}`);
+      await audit();
       return actionOk({ type: "success", title: "Alert added" });
     }
     if (intent === "delete-forward" || intent === "delete-alert") {
       const id = String(form.get("id") ?? "");
       const gone = intent === "delete-forward" ? await deleteLogForward(context.db, team.id, id) : await deleteLogAlert(context.db, team.id, id);
       if (!gone) return actionFail("Error", "It is already gone.", 404);
-      await audit(intent === "delete-forward" ? "a forward removed" : "an alert removed");
+      await audit();
       return actionOk({ type: "success", title: intent === "delete-forward" ? "Forward removed" : "Alert removed" });
     }
     const quota = await getAccountQuota(context.db, team.id);
     const days = Number(form.get("days"));
     await setDatasetRetention(context.db, { datasetId, teamId: team.id, days, tier: quota.tier });
-    await audit(`dataset retention ${days} days`);
+    await audit();
     return actionOk({ type: "success", title: "Retention updated" });
   } catch (error) {
     if (!isDomainError(error, "invalid_request", "not_found")) throw error;

@@ -18,7 +18,8 @@ import { GB } from "~/lib/plans";
 import { parseServerForm, retentionRuleSchema, toFormResult } from "~/lib/server-form";
 import { pageTitle } from "~/lib/site";
 import { listStoredCategories } from "~/services/servers/categories.server";
-import { requireTeam, teamPermissionMessage } from "~/http/guards.server";
+import { requireTeam } from "~/http/guards.server";
+import { refuseChange } from "~/http/refused-changes.server";
 import { findTeamOwner } from "~/services/teams/teams.server";
 import { actionFail, actionOk } from "~/http/action-results.server";
 import { getAccountQuota } from "~/services/billing/quota.server";
@@ -73,6 +74,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 const NOT_FOUND = "Server Not Found";
 const ADMIN_READ_ONLY = "Another owner's server is read-only here. Delete it from Admin → All Servers if you must.";
 
+/** What each of the page's forms records on the audit trail. */
+const SERVER_ACTIONS = {
+  update: "server.update",
+  delete: "server.delete",
+  visibility: "server.update",
+  "retention-save": "server.retention",
+  "retention-delete": "server.retention",
+  "webhook-rotate": "server.webhook_rotate",
+} as const;
+
 export async function action({ request, context, params }: Route.ActionArgs) {
   const auth = await requireTeam(request, context);
   const form = await request.formData();
@@ -81,10 +92,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const server = await findServerForViewer(db, { teamId: auth.team.id, role: auth.user.role }, parseServerId(params.serverId));
   if (!server) return actionFail("Error", NOT_FOUND, 404);
   if (server.team_id !== auth.team.id) return actionFail("Error", ADMIN_READ_ONLY, 403);
-  if (!auth.team.permissions.includes("manage_servers")) return actionFail("Error", teamPermissionMessage(auth.team, "manage_servers"), 403);
+  // An own property only: "constructor" or "toString" are no action.
+  if (!Object.hasOwn(SERVER_ACTIONS, intent)) return actionFail("Error updating server", "Unknown action.", 400);
+  const serverIntent = intent as keyof typeof SERVER_ACTIONS;
+  if (!auth.team.permissions.includes("manage_servers")) {
+    return refuseChange(context, auth, { action: SERVER_ACTIONS[serverIntent], target: server.name, serverId: server.id, permission: "manage_servers" });
+  }
   const ownerId = server.team_id;
 
-  switch (intent) {
+  switch (serverIntent) {
     case "update": {
       const parsed = parseServerForm(form, "Error updating server");
       if (!parsed.ok) return actionFail(parsed.first.toastTitle, parsed.first.message, 400, parsed.errors);
@@ -143,8 +159,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       await recordPortalAudit(context, auth, { action: "server.webhook_rotate", target: server.name, serverId: server.id });
       return actionOk({ type: "success", title: "Server updated", description: "A new webhook URL was created; the old one no longer works." });
     }
-    default:
-      return actionFail("Error updating server", "Unknown action.", 400);
   }
 }
 

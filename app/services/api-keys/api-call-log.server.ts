@@ -42,6 +42,7 @@ async function writeCalls(db: Db, batch: PendingCall[]): Promise<void> {
           server_id: caller.serverId,
           api_key_id: caller.keyId,
           action: call.action,
+          target: call.target ?? null,
           ip: call.ip,
           detail: JSON.stringify({ status: call.status, ...call.detail }),
           created_at: at,

@@ -93,13 +93,22 @@ export async function acceptCredential(ctx: AppContext, ip: string, credentialHa
   await ctx.rateLimits.reward("api-key-failures", ip, FAILED_KEY_ATTEMPTS);
 }
 
+/** A valid key's call: who calls, and why the call is refused when the key may not make it. */
+export interface KeyedCall {
+  caller: ApiCaller;
+  /** 403 for another server's id or a permission the key lacks; null when the key may make the call. */
+  refusal: DomainError | null;
+}
+
 /**
- * Resolves the caller of a script API request or throws the DomainError to answer with:
- * 401 for a missing, malformed, unknown, revoked or expired key (each counted against the IP),
- * 403 for a missing permission or another server's id, 429 over a budget. A valid key is never
- * refused because other keys from its address failed.
+ * Resolves the caller of a script API request or throws the DomainError to answer with: 401 for a
+ * missing, malformed, unknown, revoked or expired key (each counted against the IP), 429 over a
+ * budget. A valid key that may not make this call (another server's id, a permission it lacks) is
+ * still its caller: the refusal comes back beside it, so the call lands on its team's audit trail,
+ * and it spends the server's request budget like any call. A valid key is never refused because
+ * other keys from its address failed.
  */
-export async function authenticateApiRequest(ctx: AppContext, options: AuthenticateOptions): Promise<ApiCaller> {
+export async function authenticateKeyedCall(ctx: AppContext, options: AuthenticateOptions): Promise<KeyedCall> {
   const { ip } = options;
   const secret = extractApiKey(options.headers, options.query);
   // Malformed keys never reach the database, and count like any other failure.
@@ -113,15 +122,6 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw new DomainError("api_key_expired", "API key expired");
   await acceptCredential(ctx, ip, hash);
 
-  const claimed = options.serverId?.trim();
-  if (claimed && claimed !== row.server_id) {
-    throw new DomainError("server_mismatch", "This API key does not belong to that server");
-  }
-  const permissions = row.permissions.filter((p): p is ApiKeyPermission => (API_KEY_PERMISSIONS as readonly string[]).includes(p));
-  if (options.permission && !permissions.includes(options.permission)) {
-    throw new DomainError("permission_denied", `This API key does not have ${options.permission} permission`);
-  }
-
   const tier = isTier(row.tier) ? row.tier : "free";
   const budget = await ctx.rateLimits.consume("api-requests", row.server_id, {
     points: API_RATE_LIMITS[tier].requestsPerMinute,
@@ -129,7 +129,15 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
   });
   if (!budget.allowed) throw rateLimited(budget, "Rate limit exceeded, try again later");
 
-  return {
+  const permissions = row.permissions.filter((p): p is ApiKeyPermission => (API_KEY_PERMISSIONS as readonly string[]).includes(p));
+  const claimed = options.serverId?.trim();
+  const refusal =
+    claimed && claimed !== row.server_id
+      ? new DomainError("server_mismatch", "This API key does not belong to that server")
+      : options.permission && !permissions.includes(options.permission)
+        ? new DomainError("permission_denied", `This API key does not have ${options.permission} permission`)
+        : null;
+  const caller: ApiCaller = {
     keyId: row.id,
     serverId: row.server_id,
     teamId: row.owner_id,
@@ -142,6 +150,14 @@ export async function authenticateApiRequest(ctx: AppContext, options: Authentic
     quota: row.quota_bytes === null ? null : { usedBytes: Number(row.used_bytes ?? 0), quotaBytes: Number(row.quota_bytes) },
     rateHeaders: rateLimitHeaders(budget),
   };
+  return { caller, refusal };
+}
+
+/** The caller of a script API request that only a key allowed to make it passes (see authenticateKeyedCall). */
+export async function authenticateApiRequest(ctx: AppContext, options: AuthenticateOptions): Promise<ApiCaller> {
+  const { caller, refusal } = await authenticateKeyedCall(ctx, options);
+  if (refusal) throw refusal;
+  return caller;
 }
 
 /** Spends `count` of the server's uploads-per-minute budget; throws 429 when it is spent. */

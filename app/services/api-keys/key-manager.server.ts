@@ -135,6 +135,22 @@ export async function runKeyManagerPost(
   return { status: 201, body: { data, api_key: created.secret }, event: keyEvent("key.create", created.key), secret: created.secret };
 }
 
+/**
+ * What a key manager request was about, for the audit entry of its refusal (a key beyond its
+ * maker's permissions): the key it names, by name, or the one it would have made. Refusals come
+ * after the key or server was found in the team, so the names are the team's own.
+ */
+export async function keyRequestOf(db: Db, teamId: TeamId, body: unknown, keyId?: ApiKeyId): Promise<Omit<KeyEvent, "keyId" | "serverId" | "keyName"> & { target: string; serverId: ServerId | null }> {
+  const fields = body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  const named = keyId ?? parseId<ApiKeyId>(typeof fields.key_id === "string" ? fields.key_id : undefined);
+  if (keyId || fields.operation !== undefined) {
+    const key = named ? await findApiKeyForTeam(db, teamId, named) : undefined;
+    return { action: keyId ? "key.update" : "key.regenerate", target: key?.name ?? String(named ?? "a key"), serverId: key?.server_id ?? null };
+  }
+  const server = await findServerForTeam(db, teamId, parseServerId(typeof fields.server_id === "string" ? fields.server_id : undefined));
+  return { action: "key.create", target: typeof fields.name === "string" ? fields.name.trim() : "a new key", serverId: server?.id ?? null };
+}
+
 /** PUT /api/keys/{id}: rename, change permissions, revoke or reactivate, set or clear expiry and limits. */
 export async function updateManagedKey(db: Db, team: CurrentTeam, keyId: ApiKeyId | undefined, body: unknown): Promise<ManagedApiKey> {
   const teamId = team.id;

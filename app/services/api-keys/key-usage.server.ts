@@ -33,6 +33,8 @@ export interface ApiCallRecord {
   audited?: boolean;
   ip: string;
   status: number;
+  /** What the call acted on, as the portal's entries name it (a file as `name (id)`, a case as `Case XT-0020`). */
+  target?: string | null;
   detail?: Record<string, unknown>;
 }
 

@@ -4,7 +4,8 @@ import { addressInScope } from "~/services/api-keys/key-scopes.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { authenticateApiRequest, extractApiKey } from "~/services/api-keys/key-auth.server";
 import type { AppContext } from "~/services/app-context.server";
-import type { ServerId } from "~/lib/ids";
+import type { FileId, ServerId } from "~/lib/ids";
+import { storedFilesAudit } from "~/lib/audit-targets";
 
 export interface KeyedRequest {
   headers: Headers;
@@ -25,12 +26,12 @@ export const SIGNED_URL_DEFAULT_S = 3600;
  * private files would otherwise spend the budget of an address that also runs the game server. A
  * key that opens the file is a key-authenticated call, so it gets its audit row and api_calls count.
  */
-export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, serverId: ServerId): Promise<boolean> {
+export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, file: ReadFile): Promise<boolean> {
   if (!extractApiKey(request.headers, request.query)) return false;
   try {
     const caller = await authenticateApiRequest(ctx, { ...request, permission: "read" });
-    if (caller.serverId !== serverId || !addressInScope(caller.scopes, request.ip)) return false;
-    ctx.apiCalls.record(caller, { action: "file.read", ip: request.ip, status: 200 });
+    if (caller.serverId !== file.server_id || !addressInScope(caller.scopes, request.ip)) return false;
+    ctx.apiCalls.record(caller, { action: "file.read", ip: request.ip, status: 200, ...storedFilesAudit([file]) });
     return true;
   } catch (error) {
     if (error instanceof DomainError) return false;
@@ -39,6 +40,8 @@ export async function holdsReadKeyOf(ctx: AppContext, request: KeyedRequest, ser
 }
 
 type FilePath = { server_id: ServerId; category: string; filename: string };
+/** A file a key reads: its audit row names it. */
+type ReadFile = { id: FileId; server_id: ServerId; original_filename: string };
 
 const filePathOf = (file: FilePath) => `/f/${file.server_id}/${file.category}/${file.filename}`;
 
@@ -76,7 +79,7 @@ async function hasValidSignature(db: Db, file: FilePath, query: URLSearchParams)
 }
 
 /** A private file opens with a valid signed URL or a read key of its server; anything else sees "not found". */
-export async function canReadPrivateFile(ctx: AppContext, request: KeyedRequest, file: FilePath): Promise<boolean> {
+export async function canReadPrivateFile(ctx: AppContext, request: KeyedRequest, file: FilePath & ReadFile): Promise<boolean> {
   if (request.query.has("sig")) return hasValidSignature(ctx.db, file, request.query);
-  return holdsReadKeyOf(ctx, request, file.server_id);
+  return holdsReadKeyOf(ctx, request, file);
 }

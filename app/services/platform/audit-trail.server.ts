@@ -15,7 +15,7 @@ export interface AuditEntryInput {
   /** The signed-in person who acted; null when Stash itself did (a Stripe event, a job). */
   actorUserId: UserId | null;
   action: string;
-  /** What was acted on, as the owner will read it: "3 files", a key's or a server's name. */
+  /** What was acted on, as the owner will read it (app/lib/audit-targets.ts): `a.png (id)`, a key's name, a member's e-mail, `Case XT-0020`. */
   target: string;
   serverId?: ServerId | null;
   ip?: string | null;
@@ -67,7 +67,15 @@ export interface AuditEntry {
   actor: { kind: "member" | "key" | "system"; name: string };
   serverName: string | null;
   ip: string | null;
+  /** The HTTP status of a key call, or of a refused portal change (403). */
   status: number | null;
+  /** What the entry keeps beside its target (every file of a bulk change, a refusal's permission); the exports carry it. */
+  detail: Record<string, unknown>;
+}
+
+function detailOf(value: unknown): Record<string, unknown> {
+  const parsed = typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+  return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -120,8 +128,9 @@ export async function listAuditEntries(db: Db, teamId: TeamId, filters: AuditFil
       "u.display_name as actor_name",
       "u.email as actor_email",
       "s.name as server_name",
-      // Key calls carry their HTTP status; other entries' details may use the name for something else.
-      sql<number | null>`CASE WHEN a.api_key_id IS NOT NULL AND a.detail->>'status' ~ '^[0-9]{3}$' THEN (a.detail->>'status')::int END`.as("status"),
+      "a.detail",
+      // Key calls and refused portal changes carry their HTTP status; other entries' details may use the name for something else.
+      sql<number | null>`CASE WHEN (a.api_key_id IS NOT NULL OR a.detail->>'refused' = 'true') AND a.detail->>'status' ~ '^[0-9]{3}$' THEN (a.detail->>'status')::int END`.as("status"),
     ])
     .where("a.team_id", "=", teamId);
   if (filters.action) query = query.where("a.action", "=", filters.action);
@@ -146,6 +155,7 @@ export async function listAuditEntries(db: Db, teamId: TeamId, filters: AuditFil
     serverName: row.server_name,
     ip: row.ip,
     status: row.status,
+    detail: detailOf(row.detail),
   }));
 }
 

@@ -4,7 +4,6 @@ import { apiError, methodNotAllowed } from "~/http/api-response.server";
 import { DomainError } from "~/services/platform/domain-error.server";
 import { createCheckout, openCustomerPortal, purchaseStorage } from "~/services/billing/checkout.server";
 import { withSession } from "~/http/session-api.server";
-import { teamPermissionMessage } from "~/http/guards.server";
 import { getBilling } from "~/services/billing/stripe-client.server";
 import { checkSubscription } from "~/services/billing/subscriptions.server";
 import type { Route } from "./+types/billing";
@@ -30,11 +29,11 @@ async function handle({ request, context, params }: Route.ActionArgs | Route.Loa
   if (!ACTIONS.includes(action)) return apiError("not_found", "Not found");
   if (request.method === "GET" && action !== "check-subscription") return methodNotAllowed("POST", "Use POST");
   const signIn = action === "customer-portal" ? BILLING_MESSAGES.signInToManage : BILLING_MESSAGES.signInToSubscribe;
+  // Reading the plan is for everyone in the team; changing it needs "manage billing".
   return withSession(request, context, async ({ user, team }) => {
     if (action === "check-subscription") {
       return Response.json(await checkSubscription(context.db, team.id), { headers: noStore });
     }
-    if (!team.permissions.includes("manage_billing")) throw new DomainError("permission_denied", teamPermissionMessage(team, "manage_billing"));
     const account = { teamId: team.id, email: user.email, name: team.name };
     const billing = getBilling(context.config);
     if (!billing) throw new DomainError("payments_disabled", BILLING_MESSAGES.paymentsDisabled);
@@ -51,7 +50,7 @@ async function handle({ request, context, params }: Route.ActionArgs | Route.Loa
     } catch (error) {
       throw stripeRefusal(context, error, { action, teamId: team.id });
     }
-  }, { unauthenticatedMessage: signIn });
+  }, { unauthenticatedMessage: signIn, permission: action === "check-subscription" ? undefined : "manage_billing" });
 }
 
 /** A Stripe failure as the user should read it: Stripe's own words for a refused request (an amount below its minimum, say). */

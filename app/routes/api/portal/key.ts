@@ -1,7 +1,8 @@
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
-import { deleteManagedKey, keyEvent, updateManagedKey } from "~/services/api-keys/key-manager.server";
+import { deleteManagedKey, keyEvent, keyRequestOf, updateManagedKey } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
-import { recordKeyEvent } from "~/http/portal-audit.server";
+import { recordKeyEvent, recordKeyRefusal } from "~/http/portal-audit.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import type { Route } from "./+types/key";
 import { parseId } from "~/services/platform/ids.server";
 import type { ApiKeyId } from "~/lib/ids";
@@ -15,7 +16,12 @@ export function loader() {
 export async function action({ request, params, context }: Route.ActionArgs) {
   return withSession(request, context, async (auth) => {
     if (request.method === "PUT") {
-      const key = await updateManagedKey(context.db, auth.team, parseId<ApiKeyId>(params.id), await readJsonBody(request));
+      const keyId = parseId<ApiKeyId>(params.id);
+      const body = await readJsonBody(request);
+      const key = await updateManagedKey(context.db, auth.team, keyId, body).catch(async (error: unknown) => {
+        if (isDomainError(error, "permission_denied")) await recordKeyRefusal(context, auth, await keyRequestOf(context.db, auth.team.id, body, keyId), error);
+        throw error;
+      });
       await recordKeyEvent(context, auth, keyEvent("key.update", key));
       return apiSuccess({ data: key });
     }

@@ -1,7 +1,8 @@
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
-import { listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
+import { keyRequestOf, listManagedKeys, runKeyManagerPost } from "~/services/api-keys/key-manager.server";
 import { readJsonBody, withSession } from "~/http/session-api.server";
-import { recordKeyEvent } from "~/http/portal-audit.server";
+import { recordKeyEvent, recordKeyRefusal } from "~/http/portal-audit.server";
+import { isDomainError } from "~/services/platform/domain-error.server";
 import type { Route } from "./+types/keys";
 import { parseServerId } from "~/services/platform/ids.server";
 
@@ -15,7 +16,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("GET, POST", "Use GET or POST on /api/keys");
   return withSession(request, context, async (auth) => {
-    const result = await runKeyManagerPost(context.db, auth.team, await readJsonBody(request));
+    const body = await readJsonBody(request);
+    const result = await runKeyManagerPost(context.db, auth.team, body).catch(async (error: unknown) => {
+      if (isDomainError(error, "permission_denied")) await recordKeyRefusal(context, auth, await keyRequestOf(context.db, auth.team.id, body), error);
+      throw error;
+    });
     if (result.secret) context.knownCredentials.rememberApiKey(result.secret);
     await recordKeyEvent(context, auth, result.event);
     return apiSuccess(result.body, { status: result.status });

@@ -11,8 +11,12 @@ import { findVariant, PREVIEW_VARIANT } from "~/services/media/transforms.server
 import type { Route } from "./+types/media";
 import type { CurrentTeam } from "~/lib/team-roles";
 
-/** The member's browser may keep a copy; shared caches must not, as the answer depends on the session. */
-const PORTAL_CACHE = "private, max-age=3600";
+/**
+ * The member's browser may keep a copy but asks again before each use (a 304 while the ETag holds):
+ * whoever loses access (leaves, is removed, loses "View media") gets the 404 or 403 at once, not a
+ * cached copy for an hour. Shared caches must not keep it, as the answer depends on the session.
+ */
+const PORTAL_CACHE = "private, no-cache";
 
 /**
  * GET /api/media/{id}: a file of the session's current team, public or private, for a member who may

@@ -2,7 +2,8 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { methodNotAllowed } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
-import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
+import { storedFilesAudit } from "~/lib/audit-targets";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { handleResumableUpload } from "~/http/resumable-upload.server";
 import { findServerForTeam } from "~/services/servers/servers.server";
@@ -26,7 +27,7 @@ async function portalResumable({ request, context }: Route.LoaderArgs | Route.Ac
     const response = await handleResumableUpload(context, request, {
       target,
       answer: (files) => {
-        void recordPortalAudit(context, auth, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
+        void recordPortalAudit(context, auth, { action: "file.upload", serverId: server.id, ...storedFilesAudit(files) });
         return { success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) };
       },
     });

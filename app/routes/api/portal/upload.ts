@@ -3,7 +3,8 @@ import { DomainError } from "~/services/platform/domain-error.server";
 import { methodNotAllowed, apiSuccess } from "~/http/api-response.server";
 import { MISSING_UPLOAD_INFO } from "~/lib/upload-messages";
 import { withSession } from "~/http/session-api.server";
-import { filesTarget, recordPortalAudit } from "~/http/portal-audit.server";
+import { recordPortalAudit } from "~/http/portal-audit.server";
+import { storedFilesAudit } from "~/lib/audit-targets";
 import { uploadResponseBody } from "~/services/files/file-views.server";
 import { findServerForTeam } from "~/services/servers/servers.server";
 import { portalSource, prepareUploadTarget } from "~/services/uploads/upload-targets.server";
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const target = await prepareUploadTarget(context, server.id, portalSource(auth.user.id));
     try {
       const files = await handleUpload(context, request, target);
-      await recordPortalAudit(context, auth, { action: "file.upload", target: filesTarget(files.length), serverId: server.id, detail: { ids: files.map((f) => f.id) } });
+      await recordPortalAudit(context, auth, { action: "file.upload", serverId: server.id, ...storedFilesAudit(files) });
       return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
     } catch (error) {
       if (error instanceof DomainError && error.code === "missing_file") throw new DomainError("missing_file", MISSING_UPLOAD_INFO);

@@ -7,6 +7,7 @@ import { addFilesToCase, exportCase, findCase, listCaseFiles, setCaseStatus } fr
 import type { Route } from "./+types/case";
 import { parseIds } from "~/services/platform/ids.server";
 import type { FileId } from "~/lib/ids";
+import { caseTarget } from "~/lib/audit-targets";
 
 const notFound = () => new DomainError("not_found", "Case not found");
 
@@ -14,7 +15,7 @@ const notFound = () => new DomainError("not_found", "Case not found");
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const exporting = params.action === "export";
   if (params.action && !exporting) return methodNotAllowed("POST, OPTIONS", "Use POST");
-  return withApiKey(context, request, { action: exporting ? "case.export" : "case.read", permission: "read" }, async (caller) => {
+  return withApiKey(context, request, { action: exporting ? "case.export" : "case.read", permission: "read", target: caseTarget(params.number) }, async (caller) => {
     const evidenceCase = await findCase(context.db, caller.serverId, params.number);
     if (!evidenceCase) throw notFound();
     if (exporting) {
@@ -25,18 +26,24 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   });
 }
 
+/** What each POST on a case records on the audit trail. */
+const CASE_ACTIONS = { files: "case.files", close: "case.close", reopen: "case.reopen" } as const;
+
 /** POST /api/cases/{number}/files {file_ids}, /close, /reopen. Closing and reopening need delete permission: they decide whether evidence may go. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const kind = params.action;
-  if (request.method !== "POST" || !kind || !["files", "close", "reopen"].includes(kind)) return methodNotAllowed("GET, POST, OPTIONS", "Use POST on /files, /close or /reopen");
-  return withApiKey(context, request, { action: `case.${kind}`, permission: kind === "files" ? "upload" : "delete" }, async (caller) => {
+  if (request.method !== "POST" || !kind || !Object.hasOwn(CASE_ACTIONS, kind)) return methodNotAllowed("GET, POST, OPTIONS", "Use POST on /files, /close or /reopen");
+  const action = CASE_ACTIONS[kind as keyof typeof CASE_ACTIONS];
+  return withApiKey(context, request, { action, permission: kind === "files" ? "upload" : "delete", target: caseTarget(params.number) }, async (caller, audit) => {
     const evidenceCase = await findCase(context.db, caller.serverId, params.number);
     if (!evidenceCase) throw notFound();
     if (kind === "files") {
       const body = await readSmallBody(request);
       const requested: unknown[] = Array.isArray(body.file_ids) ? body.file_ids : [];
       if (requested.length === 0) throw new DomainError("invalid_request", "file_ids must list the files to add");
-      const added = await addFilesToCase(context.db, evidenceCase, parseIds<FileId>(requested), { keyId: caller.keyId });
+      const fileIds = parseIds<FileId>(requested);
+      audit.name(caseTarget(evidenceCase.number), { file_ids: fileIds });
+      const added = await addFilesToCase(context.db, evidenceCase, fileIds, { keyId: caller.keyId });
       return apiSuccess({ ...caseBody(evidenceCase), added });
     }
     const changed = await setCaseStatus(context.db, caller.serverId, evidenceCase.number, kind === "close" ? "closed" : "open");

@@ -6,6 +6,8 @@ import { ingestLogs } from "~/services/logs/log-ingest.server";
 import { parseLogBody } from "~/services/logs/log-parsing.server";
 import { requireActiveServer } from "~/services/api-keys/key-auth.server";
 import type { Route } from "./+types/logs";
+import type { AnswerBody } from "~/lib/api-contract/registry";
+import type { LogIngestAnswer } from "~/lib/api-contract/logs";
 
 /**
  * POST /api/logs, /api/logs/batch, /api/v3/logs (Stash's and Fivemanage's shapes) and /v1/logs
@@ -18,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const now = new Date();
     const entries = parseLogBody(await readLogBody(request), now);
     const result = await ingestLogs(context.db, context.logVolume, { serverId: caller.serverId, teamId: caller.teamId, tier: caller.tier }, entries, requestDataset(request) ?? DEFAULT_DATASET, now);
-    return apiSuccess({ status: "ok", accepted: result.accepted, datasets: result.datasets });
+    return apiSuccess({ accepted: result.accepted, datasets: result.datasets } satisfies AnswerBody<typeof LogIngestAnswer>);
   });
 }
 

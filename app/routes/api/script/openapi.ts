@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from "~/lib/openapi";
+import { buildOpenApiDocument } from "~/lib/api-contract/openapi";
 import type { Route } from "./+types/openapi";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -4,6 +4,8 @@ import { readSmallBody } from "~/http/small-body.server";
 import { createFileReport } from "~/services/files/file-reports.server";
 import { consumeReportBudget } from "~/services/files/report-limits.server";
 import type { Route } from "./+types/reports";
+import type { AnswerBody } from "~/lib/api-contract/registry";
+import type { ReportAnswer } from "~/lib/api-contract/reports";
 
 /** POST /api/reports: report a hosted file ({url, reason, details?, contact?}); no account needed, limited per address. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -12,7 +14,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const body = await readSmallBody(request);
     await consumeReportBudget(context.rateLimits, context.clientIp);
     const report = await createFileReport(context.db, { url: body.url, reason: body.reason, details: body.details, contact: body.contact, ip: context.clientIp });
-    return apiSuccess({ id: report.id, message: "Thank you. An administrator will review this file." }, { status: 201 });
+    return apiSuccess({ id: report.id, message: "Thank you. An administrator will review this file." } satisfies AnswerBody<typeof ReportAnswer>, { status: 201 });
   });
 }
 

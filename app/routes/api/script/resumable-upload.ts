@@ -17,12 +17,15 @@ import type { Route } from "./+types/resumable-upload";
  */
 async function resumable({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
   if (request.method === "GET") return methodNotAllowed("POST, HEAD, PATCH, DELETE, OPTIONS", "Use the tus protocol: POST to create, HEAD and PATCH to resume");
-  return withApiKey(context, request, { action: "file.upload_resumable", permission: "upload" }, async (caller) => {
+  return withApiKey(context, request, { action: "file.upload_resumable", permission: "upload" }, async (caller, audit) => {
     requireActiveServer(caller.serverStatus);
     const target = request.method === "POST" ? await keyedUploadTarget(context, caller) : await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId, keySource(caller));
     const response = await handleResumableUpload(context, request, {
       target,
-      answer: (files) => ({ success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) }),
+      answer: (files) => {
+        audit.files(files);
+        return { success: true, status: "ok", error: false, ...uploadResponseBody(context.config.cdnBaseUrl, files) };
+      },
     });
     const headers = withoutHostHeaders(response.headers);
     headers.set("Cache-Control", "no-store");

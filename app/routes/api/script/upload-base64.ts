@@ -6,9 +6,10 @@ import { uploadResponseBody } from "~/services/files/file-views.server";
 import type { Route } from "./+types/upload-base64";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  return withApiKey(context, request, { action: "file.upload", permission: "upload" }, async (caller) => {
+  return withApiKey(context, request, { action: "file.upload", permission: "upload" }, async (caller, audit) => {
     const target = await keyedUploadTarget(context, caller);
     const files = await handleUpload(context, request, target, "json");
+    audit.files(files);
     return apiSuccess(uploadResponseBody(context.config.cdnBaseUrl, files), { status: 201 });
   });
 }

@@ -10,7 +10,7 @@ import { keySource } from "~/services/uploads/upload-targets.server";
 import type { Route } from "./+types/upload-presign";
 
 async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
-  return withApiKey(context, request, { action: "upload.presign", permission: "upload" }, async (caller) => {
+  return withApiKey(context, request, { action: "upload.presign", permission: "upload" }, async (caller, audit) => {
     requireActiveServer(caller.serverStatus);
     const target = await loadUploadTarget(context.db, context.config.maxUploadBytes, caller.serverId, keySource(caller));
     const input = {
@@ -34,6 +34,7 @@ async function presign({ request, context }: Route.LoaderArgs | Route.ActionArgs
     // Where the file will be, known now: LB Phone's GetPresignedUrl hands it to the phone as `result`.
     const place = { server_id: caller.serverId, category: constraints.category!, filename: constraints.filename! };
     const publicUrl = fileUrl(context.config.cdnBaseUrl, place);
+    audit.name(`${place.category}/${place.filename}`, { category: place.category, filename: place.filename, expires_at: expiresAt.toISOString() });
     return apiSuccess({
       url,
       presignedUrl: url,
