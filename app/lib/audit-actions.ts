@@ -51,6 +51,8 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "import.cancel": "Cancelled an import",
   "import.urls": "Added URLs to an import",
   "import.start": "Started an import's list",
+  "import.list": "Listed imports",
+  "import.read": "Read an import",
 };
 
 export function auditActionLabel(action: string): string {

@@ -7,11 +7,15 @@ import { parseId } from "~/services/platform/ids.server";
 import type { ImportId } from "~/lib/ids";
 import type { Route } from "./+types/import-action";
 
+/** The audit action of each step, written out so the trail's labels can be checked. */
+const STEPS = { urls: "import.urls", start: "import.start", cancel: "import.cancel" } as const;
+
 /** POST /api/imports/{id}/urls {urls} (a draft's next batch), /start and /cancel. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST, OPTIONS", "Use POST");
-  const step = new URL(request.url).pathname.replace(/\/+$/, "").split("/").pop();
-  return withApiKey(context, request, { action: `import.${step}`, permission: "upload" }, async (caller) => {
+  const last = new URL(request.url).pathname.replace(/\/+$/, "").split("/").pop();
+  const step: keyof typeof STEPS = last === "urls" || last === "start" ? last : "cancel";
+  return withApiKey(context, request, { action: STEPS[step], permission: "upload" }, async (caller) => {
     const id = parseId<ImportId>(params.id);
     if (step === "urls") {
       const received = await readImportRequest(context, request);
