@@ -12,8 +12,9 @@ import type { UploadedSourceFile } from "~/services/imports/create-import.server
 
 /** A JSON body (a list of up to 100,000 URLs) is read whole up to this size. */
 const MAX_JSON_BYTES = 32 * 1024 * 1024;
-/** An uploaded list of URLs is read as text up to this size. */
+/** An uploaded or pasted list of URLs is read as text up to this size. */
 const MAX_LIST_BYTES = 32 * 1024 * 1024;
+const MAX_FIELDS = 20;
 
 export interface ImportRequest {
   fields: Record<string, unknown>;
@@ -29,10 +30,7 @@ export interface ImportRequest {
 export async function readImportRequest(ctx: AppContext, request: Request): Promise<ImportRequest> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) return readMultipart(ctx, request);
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw new DomainError("invalid_request", "The request body is too large; send a file as multipart/form-data");
-  const raw = await request.text();
-  if (raw.length > MAX_JSON_BYTES) throw new DomainError("invalid_request", "The request body is too large; send a file as multipart/form-data");
+  const raw = await readCappedText(request, MAX_JSON_BYTES);
   let fields: unknown = {};
   if (raw.trim()) {
     if (type.includes("application/x-www-form-urlencoded")) fields = Object.fromEntries(new URLSearchParams(raw));
@@ -46,6 +44,22 @@ export async function readImportRequest(ctx: AppContext, request: Request): Prom
   }
   if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw new DomainError("invalid_request", "The body must be a JSON object");
   return { fields: fields as Record<string, unknown>, cleanup: async () => undefined };
+}
+
+const bodyTooLarge = () => new DomainError("invalid_request", "The request body is too large; send a file as multipart/form-data");
+
+/** The body as text, refused once past `cap` bytes (declared or read), so a chunked body cannot grow without bound. */
+async function readCappedText(request: Request, cap: number): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > cap) throw bodyTooLarge();
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body.values({ preventCancel: true })) {
+    size += chunk.length;
+    if (size > cap) throw bodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function readMultipart(ctx: AppContext, request: Request): Promise<ImportRequest> {
@@ -68,11 +82,15 @@ function readMultipart(ctx: AppContext, request: Request): Promise<ImportRequest
     };
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { "content-type": request.headers.get("content-type") ?? "" }, defParamCharset: "utf8", limits: { files: 1, fields: 50, fieldSize: MAX_LIST_BYTES } });
+      parser = busboy({ headers: { "content-type": request.headers.get("content-type") ?? "" }, defParamCharset: "utf8", limits: { files: 1, fields: MAX_FIELDS, fieldSize: MAX_LIST_BYTES } });
     } catch {
       return reject(new DomainError("invalid_request", "Malformed multipart body"));
     }
-    parser.on("field", (name, value) => {
+    let fieldBytes = 0;
+    parser.on("field", (name, value, info) => {
+      fieldBytes += value.length;
+      // One field may hold a list of URLs; together they may not hold much more.
+      if (info.valueTruncated || fieldBytes > MAX_LIST_BYTES + 64 * 1024) return fail(new DomainError("invalid_request", `Field ${name} is too long`, { field: name }));
       if (!(name in fields)) fields[name] = value;
     });
     parser.on("file", (_name, stream, info) => {
