@@ -16,7 +16,7 @@ const TEST_RELATIVE_APP_IMPORT = {
 };
 
 /** Service domains from the bottom up: each may import only those before it. */
-const SERVICE_LAYERS = ["platform", "media", "billing", "teams", "accounts", "servers", "api-keys", "files", "retention", "logs", "uploads", "maintenance", "stats"];
+const SERVICE_LAYERS = ["platform", "media", "billing", "teams", "accounts", "servers", "api-keys", "files", "retention", "logs", "uploads", "imports", "maintenance", "stats"];
 
 export default tseslint.config(
   { ignores: ["build/", ".react-router/", "node_modules/", "data/", "tests/.artifacts/", "bench/.work/", ".scratch/"] },

@@ -43,6 +43,13 @@ export default [
   route("api/files/:id", "routes/api/script/file.ts"),
   route("api/files/:id/signed-url", "routes/api/script/file-signed-url.ts"),
   route("api/reports", "routes/api/script/reports.ts"),
+  route("api/imports", "routes/api/script/imports.ts"),
+  route("api/imports/:id", "routes/api/script/import.ts"),
+  route("api/imports/:id/map.csv", "routes/api/script/import-map.ts", { id: "import-map-csv" }),
+  route("api/imports/:id/map.json", "routes/api/script/import-map.ts", { id: "import-map-json" }),
+  route("api/imports/:id/urls", "routes/api/script/import-action.ts", { id: "import-urls" }),
+  route("api/imports/:id/start", "routes/api/script/import-action.ts", { id: "import-start" }),
+  route("api/imports/:id/cancel", "routes/api/script/import-action.ts", { id: "import-cancel" }),
   // Stripe's events, authenticated by their signature.
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // Endpoints the portal calls with the session cookie; same-origin only.
@@ -73,6 +80,7 @@ export default [
   route("logs/tail", "routes/portal/logs-tail.ts"),
   route("logs/export", "routes/portal/logs-export.ts"),
   route("invitations/:token", "routes/portal/invitation.tsx"),
+  route("import/:id/map.csv", "routes/portal/import-map.ts"),
   layout("routes/portal/layout.tsx", [
     route("dashboard", "routes/portal/dashboard.tsx"),
     route("servers", "routes/portal/servers.tsx"),
@@ -88,6 +96,7 @@ export default [
     route("gallery/:fileId", "routes/portal/file-detail.tsx"),
     route("upload", "routes/portal/upload.tsx"),
     route("storage", "routes/portal/storage.tsx"),
+    route("import", "routes/portal/import.tsx"),
     route("settings", "routes/portal/settings.tsx"),
   ]),
 

@@ -18,7 +18,7 @@ function usage(command?: Command): string {
     "Usage: npm run cli -- <command> [options] [--json]",
     "",
     "Commands:",
-    ...commands.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(18)} ${c.summary}`),
     "",
     "Run `npm run cli -- <command> --help` for a command's options.",
   ].join("\n");

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "
 import type { Role } from "../app/lib/roles";
 import type { Tier } from "../app/lib/plans";
 import type { AssignableRole, TeamPermission, TeamRole } from "../app/lib/team-roles";
-import type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "../app/lib/ids";
+import type { ApiKeyId, CaseId, FileId, ImportId, ServerId, TeamId, UserId } from "../app/lib/ids";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -10,7 +10,7 @@ type Json = ColumnType<Record<string, unknown>, string | Record<string, unknown>
 type TextArray = ColumnType<string[], string[] | undefined, string[]>;
 
 export type { Role } from "../app/lib/roles";
-export type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "../app/lib/ids";
+export type { ApiKeyId, CaseId, FileId, ImportId, ServerId, TeamId, UserId } from "../app/lib/ids";
 export type { Tier } from "../app/lib/plans";
 export type ServerStatus = "active" | "inactive" | "maintenance";
 export type TokenPurpose = "email_confirm" | "password_reset" | "email_change";
@@ -186,7 +186,7 @@ export interface FilesTable {
   mp4_failure: string | null;
 }
 
-export type UploadVia = "api" | "portal" | "webhook" | "presigned";
+export type UploadVia = "api" | "portal" | "webhook" | "presigned" | "import";
 export type ReportStatus = "open" | "hidden" | "dismissed";
 
 export interface FileReportsTable {
@@ -408,6 +408,68 @@ export interface FileSharesTable {
   created_at: Timestamp;
 }
 
+export type ImportSource = "discord_export" | "discord_bot" | "urls" | "fivemanage" | "zipline" | "folder";
+export type ImportState = "draft" | "queued" | "running" | "finished" | "failed" | "cancelled";
+export type ImportItemState = "pending" | "stored" | "duplicate" | "failed";
+
+export interface ImportsTable {
+  id: Generated<ImportId>;
+  team_id: TeamId;
+  server_id: ServerId;
+  source: ImportSource;
+  state: ColumnType<ImportState, ImportState | undefined, ImportState>;
+  options: Json;
+  /** A bot token or API key lent for this job only; null once the job ends. */
+  secret: string | null;
+  source_key: string | null;
+  cursor: Json;
+  total: ColumnType<number, number | undefined, number>;
+  stored: ColumnType<number, number | undefined, number>;
+  duplicates: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  stored_bytes: ColumnType<number, number | undefined, number>;
+  failures: Json;
+  log_entries: ColumnType<number, number | undefined, number>;
+  notes: ColumnType<string[], string | undefined, string>;
+  error_code: string | null;
+  error: string | null;
+  created_by_user_id: UserId | null;
+  created_by_key_id: ApiKeyId | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: string | null;
+}
+
+export interface ImportItemsTable {
+  import_id: ImportId;
+  seq: number;
+  ref: string;
+  filename: string | null;
+  channel_id: string | null;
+  attachment_id: string | null;
+  message_id: string | null;
+  author: string | null;
+  posted_at: NullableTimestamp;
+  size_bytes: number | null;
+  state: ColumnType<ImportItemState, ImportItemState | undefined, ImportItemState>;
+  cause: string | null;
+  detail: string | null;
+  file_id: FileId | null;
+}
+
+export interface DiscordAttachmentsTable {
+  team_id: TeamId;
+  channel_id: string;
+  attachment_id: string;
+  file_id: FileId;
+  filename: string;
+  posted_at: Date;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   teams: TeamsTable;
@@ -443,6 +505,9 @@ export interface Database {
   log_forwards: LogForwardsTable;
   log_forward_queue: LogForwardQueueTable;
   log_alerts: LogAlertsTable;
+  imports: ImportsTable;
+  import_items: ImportItemsTable;
+  discord_attachments: DiscordAttachmentsTable;
 }
 
 export type User = Selectable<UsersTable>;

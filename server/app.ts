@@ -22,6 +22,7 @@ import { action as webhookUpload } from "../app/routes/api/script/webhook";
 import { action as logsIngest } from "../app/routes/api/script/logs";
 import { action as lokiPush } from "../app/routes/api/script/loki-push";
 import { createFilePathHandler } from "../app/http/file-path.server";
+import { createDiscordAttachmentHandler } from "../app/http/discord-attachment-path.server";
 import { settleUnreadBody } from "../app/http/unread-body.server";
 import { releaseFiredDrainListeners } from "../app/http/compression-drain.server";
 import { createAppContext, type AppContext } from "../app/services/app-context.server";
@@ -56,6 +57,8 @@ const FILE_PATHS = /^\/(api\/download|api\/media)(\/|$)/;
 const UPLOAD_ANSWERS = /^\/api\/(upload|uploads|webhooks|portal\/upload|portal\/uploads)(\/|$)/;
 /** The /f/ CDN path, answered by the file handler before the Express app is involved. */
 const CDN_PATH = /^\/f(\/|\?|$)/;
+/** Rescued Discord attachments (docs/decisions/111): resolved to their /f/ path, then answered by the same handler. */
+const DISCORD_ATTACHMENT_PATH = /^\/dc\/attachments\//;
 /**
  * The script API's upload and log-ingest routes, answered by their route modules without Express and React Router
  * (decision record 077); other methods on these paths (OPTIONS, GET's 405) still go through both.
@@ -215,6 +218,7 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
     clientIp,
     canReadPrivate: (req, query, file) => canReadPrivateFile(ctx, { headers: requestHeaders(req), query, ip: clientIp(req) }, file),
   });
+  const serveDiscordAttachment = createDiscordAttachmentHandler(ctx, serveFile);
 
   if (options.devMiddleware) {
     app.use(options.devMiddleware);
@@ -247,6 +251,7 @@ export async function createStash(options: CreateStashOptions): Promise<Stash> {
     handle(req, res) {
       settleUnreadBody(req, res);
       if (CDN_PATH.test(req.url ?? "")) return void serveFile(req, res);
+      if (DISCORD_ATTACHMENT_PATH.test(req.url ?? "")) return void serveDiscordAttachment(req, res);
       const direct = matchDirectRoute(DIRECT_ROUTES, req.method, req.url);
       if (!direct) return void app(req, res);
       const ip = clientIp(req);

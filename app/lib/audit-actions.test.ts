@@ -23,7 +23,7 @@ function appSources(dir = path.resolve("app")): { file: string; text: string }[]
 }
 
 /** An action string as the code writes one: a quoted `domain.verb` of a domain the trail records. */
-const ACTION_LITERAL = /["'`]((?:file|upload|key|server|logs|plan|case|team|member|portal)\.[a-z_]+)["'`]/g;
+const ACTION_LITERAL = /["'`]((?:file|upload|key|server|logs|plan|case|team|member|portal|import)\.[a-z_]+)["'`]/g;
 
 describe("every recorded action has a label", () => {
   // The labels' own file names every action: what the rest of the code records is what counts.

@@ -47,6 +47,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   "member.remove": "Removed a member",
   "member.leave": "Left the team",
   "portal.refused": "Was refused a change",
+  "import.create": "Started an import",
+  "import.cancel": "Cancelled an import",
+  "import.urls": "Added URLs to an import",
+  "import.start": "Started an import's list",
+  "import.list": "Listed imports",
+  "import.read": "Read an import",
 };
 
 export function auditActionLabel(action: string): string {

@@ -46,6 +46,12 @@ export const ERROR_CODES = [
   "file_infected",
   "file_hidden",
   "file_in_open_case",
+  // Imports
+  "invalid_export",
+  "unsafe_archive",
+  "import_in_progress",
+  "discord_token_invalid",
+  "discord_intent_missing",
   // Billing
   "plan_unavailable",
   "billing_not_configured",
@@ -53,6 +59,7 @@ export const ERROR_CODES = [
   // Parts of the system that are down
   "payment_provider_error",
   "discord_unavailable",
+  "source_unavailable",
   "database_unavailable",
   "insufficient_storage",
   "storage_unavailable",

@@ -14,3 +14,4 @@ export type ServerId = Branded<"ServerId">;
 export type FileId = Branded<"FileId">;
 export type ApiKeyId = Branded<"ApiKeyId">;
 export type CaseId = Branded<"CaseId">;
+export type ImportId = Branded<"ImportId">;

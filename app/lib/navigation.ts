@@ -15,6 +15,7 @@ export const PORTAL_NAV = [
   { label: "Media Gallery", to: "/gallery", icon: "gallery", needs: "view_media" },
   { label: "Upload Media", to: "/upload", icon: "upload", needs: "view_media" },
   { label: "Storage Manager", to: "/storage", icon: "storage", needs: "view_media" },
+  { label: "Import", to: "/import", icon: "import", needs: "manage_servers" },
   { label: "API Keys", to: "/api-keys", icon: "keys", needs: "manage_keys" },
   { label: "Billing", to: "/billing", icon: "billing", needs: "manage_billing" },
   { label: "Analytics", to: "/analytics", icon: "analytics" },

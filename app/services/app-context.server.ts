@@ -84,7 +84,7 @@ export async function createAppContext(config: Config, options: CreateAppContext
   const inDoubtCommits = new InDoubtCommits(handle.db, blobs, logger);
   const outbound = createOutboundFetch({
     allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
-    trustedOrigins: [originKey(new URL(config.DISCORD_API_BASE))],
+    trustedOrigins: [config.DISCORD_API_BASE, config.DISCORD_CDN_BASE, config.FIVEMANAGE_API_BASE].filter((base): base is string => Boolean(base)).map((base) => originKey(new URL(base))),
   });
   return {
     config,

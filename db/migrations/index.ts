@@ -20,6 +20,8 @@ import { logForwardsAlerts } from "./0018-log-forwards-alerts.ts";
 import { apiKeyUsage } from "./0019-api-key-usage.ts";
 import { defaultFileTypesPdf } from "./0020-default-file-types-pdf.ts";
 import { mp4CopyFailures } from "./0021-mp4-copy-failures.ts";
+import { imports } from "./0023-imports.ts";
+import { discordAttachments } from "./0024-discord-attachments.ts";
 
 /** Every migration, in order. Names sort lexically; add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +46,6 @@ export const migrations: Record<string, Migration> = {
   "0019-api-key-usage": apiKeyUsage,
   "0020-default-file-types-pdf": defaultFileTypesPdf,
   "0021-mp4-copy-failures": mp4CopyFailures,
+  "0023-imports": imports,
+  "0024-discord-attachments": discordAttachments,
 };

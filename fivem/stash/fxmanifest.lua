@@ -9,4 +9,5 @@ version '1.0.0'
 server_scripts {
   'config.lua',
   'server.lua',
+  'import.lua',
 }

@@ -25,6 +25,9 @@ local function request(method, path, payload, callback)
   end, method, body, headers)
 end
 
+-- Shared with import.lua (the Discord link rescue), which is part of this resource.
+Stash = { request = request }
+
 local function licenseOf(source)
   if not source then return nil end
   return GetPlayerIdentifierByType(source, 'license')

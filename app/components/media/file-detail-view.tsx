@@ -60,10 +60,10 @@ export interface FileDetailData {
   openCases: { id: string; label: string }[];
 }
 
-const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook: "Discord-style webhook", presigned: "Presigned upload link" } as const;
+const VIA_LABEL = { api: "API key", portal: "The portal's Upload page", webhook: "Discord-style webhook", presigned: "Presigned upload link", import: "An import (Import page, API or CLI)" } as const;
 
 export function uploadedByLabel(via: keyof typeof VIA_LABEL, keyName: string | null): string {
-  if (via === "portal" || via === "webhook") return VIA_LABEL[via];
+  if (via === "portal" || via === "webhook" || via === "import") return VIA_LABEL[via];
   return keyName ? `${VIA_LABEL[via]} "${keyName}"` : `${VIA_LABEL[via]} (since deleted)`;
 }
 

@@ -6,6 +6,7 @@ import { UPLOAD_OPERATIONS } from "~/lib/api-contract/uploads";
 import { FILE_OPERATIONS } from "~/lib/api-contract/files";
 import { CASE_OPERATIONS } from "~/lib/api-contract/cases";
 import { LOG_OPERATIONS } from "~/lib/api-contract/logs";
+import { IMPORT_OPERATIONS } from "~/lib/api-contract/imports";
 
 const SERVICE_OPERATIONS: ApiOperation[] = [
   {
@@ -18,7 +19,7 @@ const SERVICE_OPERATIONS: ApiOperation[] = [
   { method: "get", path: "/api/openapi.json", summary: "This document", keyed: false, responses: { "200": noBody("OpenAPI 3.1 document") } },
 ];
 
-export const API_OPERATIONS: ApiOperation[] = [...UPLOAD_OPERATIONS, ...FILE_OPERATIONS, ...CASE_OPERATIONS, ...LOG_OPERATIONS, ...REPORT_OPERATIONS, ...SERVICE_OPERATIONS];
+export const API_OPERATIONS: ApiOperation[] = [...UPLOAD_OPERATIONS, ...FILE_OPERATIONS, ...CASE_OPERATIONS, ...LOG_OPERATIONS, ...IMPORT_OPERATIONS, ...REPORT_OPERATIONS, ...SERVICE_OPERATIONS];
 
 /** Looks an operation up by method and OpenAPI path. */
 export function apiOperation(method: ApiOperation["method"], path: string): ApiOperation {

@@ -51,6 +51,7 @@ export const DOCS_NAV: { group: string; items: { id: string; label: string }[] }
       { id: "guide-sharex", label: "ShareX" },
       { id: "teams", label: "Teams and roles" },
       { id: "logs-migration", label: "Moving logs to Stash" },
+      { id: "moving-to-stash", label: "Moving to Stash: your history" },
       { id: "troubleshooting", label: "Troubleshooting" },
       { id: "response-codes", label: "Response codes" },
     ],

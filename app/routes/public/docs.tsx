@@ -2,6 +2,7 @@ import { DocsNav } from "~/components/docs/docs-nav";
 import { ApiReference } from "~/components/docs/docs-api-reference";
 import { GettingStarted } from "~/components/docs/docs-getting-started";
 import { Guides } from "~/components/docs/docs-guides";
+import { MovingToStash } from "~/components/docs/docs-moving";
 import { UseCases } from "~/components/docs/docs-use-cases";
 import { JsonLd } from "~/components/marketing/json-ld";
 import { brand, DOCS } from "~/lib/content/marketing";
@@ -43,6 +44,7 @@ export default function Docs({ loaderData }: Route.ComponentProps) {
           <UseCases bases={bases} />
           <ApiReference bases={bases} maxUploadMb={maxUploadMb} />
           <Guides bases={bases} appName={appName} />
+          <MovingToStash bases={bases} appName={appName} />
         </div>
       </article>
     </div>

@@ -12,6 +12,7 @@ import { evaluateLogAlerts } from "~/services/logs/log-alerts.server";
 import { reconcileStorage } from "~/services/maintenance/storage-reconcile.server";
 import { recordStatusSample, SAMPLE_EVERY_MINUTES } from "~/services/maintenance/uptime.server";
 import { makeVideoCopies } from "~/services/media/video-copies.server";
+import { IMPORTS_JOB, runImportJobs } from "~/services/imports/import-runner.server";
 import { DAY_MS } from "~/lib/durations";
 
 /** The e-mails about files expiring soon, sent after each sweep. */
@@ -34,7 +35,12 @@ export const BACKGROUND_JOBS = {
   statusSample: "status-sample",
   videoCopies: "video-copies",
   logDelivery: "log-delivery",
+  imports: IMPORTS_JOB,
 } as const;
+
+/** An import run looks for new imports for most of its minute, and hands what is unfinished on after five. */
+const IMPORT_LINGER_MS = 50_000;
+const IMPORT_RUN_MS = 5 * 60_000;
 
 /** The log delivery run lasts most of its minute, sending the forwards' outbox every second. */
 const LOG_DELIVERY_RUN_MS = 50_000;
@@ -47,8 +53,8 @@ const LOG_DELIVERY_EVERY_MS = 1_000;
  * (leftovers of interrupted uploads, blobs without rows) and the removal of resumable uploads
  * abandoned for a day, hourly; a health sample for /status every five minutes; MP4 copies of
  * queued videos every minute, one encode at a time; log alerts every minute, with the log forwards'
- * outbox sent to Discord every second of that run. Each also runs at start (which finishes what a
- * crash interrupted).
+ * outbox sent to Discord every second of that run; imports every minute, each run watching for new
+ * ones for most of its minute. Each also runs at start (which finishes what a crash interrupted).
  */
 export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
   return [
@@ -128,6 +134,13 @@ export function backgroundJobDefinitions(ctx: AppContext): JobDefinition[] {
           await new Promise((resolve) => setTimeout(resolve, LOG_DELIVERY_EVERY_MS));
         }
       },
+    },
+    {
+      name: BACKGROUND_JOBS.imports,
+      cron: "* * * * *",
+      runAtStart: true,
+      expireInSeconds: 10 * 60,
+      run: (signal) => runImportJobs(ctx, signal, ctx.config.JOBS_MODE === "manual" ? { lingerMs: 0 } : { lingerMs: IMPORT_LINGER_MS, maxRunMs: IMPORT_RUN_MS }),
     },
     {
       name: BACKGROUND_JOBS.storageReconcile,

@@ -62,6 +62,12 @@ const envSchema = z
     // Lets URLs users give (imports, webhook endpoints) reach loopback and private addresses: self-hosting only.
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
     DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
+    // Where imports fetch Discord CDN files instead of cdn.discordapp.com / media.discordapp.net (a mirror, tests).
+    DISCORD_CDN_BASE: optionalUrl,
+    // Fivemanage's API, whose file list an import reads with the customer's key.
+    FIVEMANAGE_API_BASE: z.url().default("https://api.fivemanage.com/api"),
+    // Largest export or archive an import accepts (a DiscordChatExporter zip with --media, a folder of files).
+    IMPORT_MAX_ARCHIVE_MB: z.coerce.number().int().min(1).max(102_400).default(2048),
 
     STRIPE_SECRET_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,

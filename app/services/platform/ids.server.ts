@@ -1,5 +1,5 @@
 import { randomBytes, createHash } from "node:crypto";
-import type { ApiKeyId, CaseId, FileId, ServerId, TeamId, UserId } from "~/lib/ids";
+import type { ApiKeyId, CaseId, FileId, ImportId, ServerId, TeamId, UserId } from "~/lib/ids";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const LOWER36 = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -33,7 +33,7 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-type UuidId = UserId | TeamId | FileId | ApiKeyId | CaseId;
+type UuidId = UserId | TeamId | FileId | ApiKeyId | CaseId | ImportId;
 
 /**
  * A row id a URL or a form carries, typed as the id it names (`parseId<FileId>(params.id)`), or

@@ -5,6 +5,8 @@ json = require('dkjson')
 local convars = {
   stash_url = os.getenv('STASH_URL'),
   stash_api_key = os.getenv('STASH_API_KEY'),
+  stash_import_tables = os.getenv('STASH_IMPORT_TABLES'),
+  stash_discord_bot_token = os.getenv('STASH_DISCORD_BOT_TOKEN'),
 }
 
 function GetConvar(name, default)
@@ -107,8 +109,65 @@ end
 -- A 1x1 PNG, as screenshot-basic would hand over a data URI.
 local PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
+-- oxmysql, as far as the resource uses it (query and update with ? parameters and a callback), over a
+-- real MariaDB through the mariadb client: STASH_TEST_DB names the database.
+local function sqlLiteral(value)
+  if value == nil then return 'NULL' end
+  if type(value) == 'number' then return tostring(value) end
+  return "'" .. tostring(value):gsub('\\', '\\\\'):gsub("'", "''") .. "'"
+end
+
+local function bind(sql, params)
+  local index = 0
+  return (sql:gsub('%?', function()
+    index = index + 1
+    return sqlLiteral(params[index])
+  end))
+end
+
+local function mariadb(sql)
+  local file = os.tmpname()
+  local handle = io.open(file, 'wb')
+  handle:write(sql)
+  handle:close()
+  local pipe = io.popen(('mariadb -h 127.0.0.1 -P 3306 -u root --batch --raw -D %s < %s 2>&1'):format(shellQuote(os.getenv('STASH_TEST_DB')), shellQuote(file)))
+  local output = pipe:read('a')
+  local ok = pipe:close()
+  os.remove(file)
+  if not ok then error('mariadb: ' .. output) end
+  local rows, header = {}, nil
+  for line in output:gmatch('[^\n]+') do
+    local fields = {}
+    for field in (line .. '\t'):gmatch('([^\t]*)\t') do fields[#fields + 1] = field end
+    if not header then
+      header = fields
+    else
+      local row = {}
+      for i, name in ipairs(header) do row[name] = fields[i] ~= 'NULL' and fields[i] or nil end
+      rows[#rows + 1] = row
+    end
+  end
+  return rows
+end
+
+local oxmysql = {
+  query = function(_, sql, params, callback)
+    callback(mariadb(bind(sql, params or {})))
+  end,
+  update = function(_, sql, params, callback)
+    local rows = mariadb(bind(sql, params or {}) .. ';\nSELECT ROW_COUNT() AS affected;')
+    callback(tonumber(rows[#rows].affected))
+  end,
+}
+
+local commands = {}
+function RegisterCommand(name, handler)
+  commands[name] = handler
+end
+
 local registered = {}
 exports = setmetatable({
+  oxmysql = oxmysql,
   ['screenshot-basic'] = {
     requestClientScreenshot = function(_, _source, _options, callback)
       callback(false, PIXEL)
@@ -123,6 +182,7 @@ exports = setmetatable({
 local resource = arg[1]
 dofile(resource .. '/config.lua')
 dofile(resource .. '/server.lua')
+dofile(resource .. '/import.lua')
 
 local function report(name, err, data)
   print('RESULT ' .. json.encode({ scenario = name, err = err or json.null, data = data or json.null }))
@@ -147,6 +207,15 @@ elseif scenario == 'logs' then
   registered.log('admin', 'warn', 'Noclip used', { source = 3 })
   runTimers()
   report(scenario, nil, logPosts)
+elseif scenario == 'import-scan' then
+  registered.importScan(function(err, found) report(scenario, err, found) end)
+elseif scenario == 'import-apply' then
+  registered.importApply(os.getenv('STASH_IMPORT_ID'), function(err, result) report(scenario, err, result) end)
+elseif scenario == 'import-commands' then
+  -- The console commands as an owner types them; their lines are what the test reads.
+  commands.stash_import_scan(0, {})
+  commands.stash_import_apply(0, {})
+  report(scenario, nil, {})
 elseif scenario == 'bad-key' then
   Config.ApiKey = 'sk_' .. string.rep('x', 40)
   registered.uploadDataUri(PIXEL, {}, function(err, data) report(scenario, err, data) end)
